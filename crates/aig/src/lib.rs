@@ -1,0 +1,1 @@
+//! hypermut-aig (under construction).

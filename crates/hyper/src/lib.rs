@@ -1,0 +1,1 @@
+//! hypermut-hyper (under construction).

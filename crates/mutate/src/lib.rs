@@ -1,0 +1,1 @@
+//! hypermut-mutate (under construction).

@@ -1,0 +1,1 @@
+//! hypermut-prove (under construction).

@@ -1,0 +1,1 @@
+//! hypermut-smv (under construction).
