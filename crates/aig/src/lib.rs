@@ -3,5 +3,7 @@
 //! simulator and HWMCC witnesses.
 
 pub mod graph;
+pub mod witness;
 
 pub use graph::{Aig, Input, Latch, Lit, Named, Node, Reset};
+pub use witness::Witness;
