@@ -1,1 +1,33 @@
-//! hypermut-mutate (under construction).
+//! Mutation operators, conditional mutants and the nd transformation.
+//!
+//! A [`Mutant`] is one small edit of an expression that came from source. [`conditional`]
+//! builds the conditional mutant, where a frozen boolean `mut` selects the original (`mut =
+//! 0`) or the mutated expression (`mut = 1`). [`nd::make_controllable`] turns every source
+//! of nondeterminism into an input so that both copies of a product resolve it identically.
+
+pub mod conditional;
+pub mod nd;
+pub mod operators;
+
+pub use conditional::{conditional, ConditionalMutant};
+pub use nd::{make_controllable, NdInput, NdSource};
+pub use operators::{enumerate, Mutant, Operator};
+
+/// Errors while building mutants.
+#[derive(Debug, thiserror::Error)]
+pub enum MutateError {
+    /// The mutated expression does not type-check in its context.
+    #[error("mutant {id} is ill-typed: {source}")]
+    IllTyped {
+        /// Mutant id.
+        id: usize,
+        /// The type error.
+        source: hypermut_ir::TypeError,
+    },
+    /// No mutant with this id exists.
+    #[error("no mutant with id {0}")]
+    UnknownId(usize),
+    /// A transformation produced an ill-typed expression (internal error).
+    #[error("{0}")]
+    Type(#[from] hypermut_ir::TypeError),
+}
