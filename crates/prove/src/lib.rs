@@ -6,6 +6,15 @@
 
 use hypermut_aig::{Aig, Lit, Witness};
 
+pub mod bmc;
+pub mod unroll;
+
+#[cfg(test)]
+mod testutil;
+
+pub use bmc::{bmc_depth_search, check_bound, Bmc, BmcError};
+pub use unroll::{InitMode, UnrollError, Unroller};
+
 /// Evidence that no bad state is reachable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Certificate {

@@ -1,0 +1,549 @@
+//! Bounded model checking: incremental search for the shortest counterexample.
+//!
+//! The search ([`bmc_depth_search`]) is generic over rustsat's [`SolveIncremental`]; the
+//! [`Bmc`] engine and [`check_bound`] instantiate CaDiCaL (see [`new_solver`], the one place
+//! that names the backend).
+
+use std::time::{Duration, Instant};
+
+use hypermut_aig::{Aig, Lit, Reset, Witness};
+use rustsat::solvers::{ControlSignal, SolveIncremental, SolverResult, Terminate};
+use rustsat_cadical::CaDiCaL;
+
+use crate::unroll::{InitMode, UnrollError, Unroller};
+use crate::{Certificate, Engine, Verdict};
+
+/// Errors of a bounded check.
+#[derive(Debug, thiserror::Error)]
+pub enum BmcError {
+    /// The AIG has no bad-state property.
+    #[error("the AIG has no bad property")]
+    NoBadProperty,
+    /// Encoding or solving failed.
+    #[error(transparent)]
+    Unroll(#[from] UnrollError),
+    /// The solver stopped before answering (time limit).
+    #[error("the SAT solver was interrupted")]
+    Interrupted,
+}
+
+/// The SAT backend used by [`Bmc`] and [`check_bound`]: CaDiCaL, stopping at `deadline`.
+pub fn new_solver(deadline: Option<Instant>) -> CaDiCaL<'static, 'static> {
+    let mut solver = CaDiCaL::default();
+    if let Some(d) = deadline {
+        solver.attach_terminator(move || {
+            if Instant::now() >= d {
+                ControlSignal::Terminate
+            } else {
+                ControlSignal::Continue
+            }
+        });
+    }
+    solver
+}
+
+/// Bounded model checker for `bad[0]` under the invariant constraints. It unrolls one frame
+/// per bound into a single incremental solver and reports the shortest counterexample.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bmc {
+    /// Largest depth (0-based frame of the bad state) that is checked.
+    pub max_bound: usize,
+    /// Wall-clock limit for the whole search.
+    pub time_limit: Option<Duration>,
+}
+
+impl Bmc {
+    /// A checker for depths `0..=max_bound` without a time limit.
+    pub fn new(max_bound: usize) -> Self {
+        Bmc {
+            max_bound,
+            time_limit: None,
+        }
+    }
+}
+
+impl Engine for Bmc {
+    fn check(&mut self, aig: &Aig) -> Verdict {
+        let start = Instant::now();
+        let deadline = self.time_limit.map(|d| start + d);
+        if let Some(v) = trivial_verdict(aig) {
+            return v;
+        }
+        let mut solver = new_solver(deadline);
+        bmc_depth_search(aig, &mut solver, self.max_bound, deadline)
+    }
+}
+
+/// The verdict when no solver is needed: no bad property, or `bad[0]` is constant false.
+fn trivial_verdict(aig: &Aig) -> Option<Verdict> {
+    match aig.bad.first() {
+        None => Some(Verdict::Unknown(
+            "the AIG has no bad property to check".into(),
+        )),
+        Some(b) if b.lit == Lit::FALSE => Some(Verdict::Safe(Certificate::Trivial)),
+        Some(_) => None,
+    }
+}
+
+/// Searches depths `0..=max_bound` in increasing order with one incremental `solver` (which
+/// must be fresh) and returns `Unsafe` with a witness of the smallest depth at which `bad[0]`
+/// holds while every constraint holds in all frames up to and including that one (AIGER 1.9
+/// semantics). Returns `Unknown` when the bound or `deadline` is reached, and `Safe` only
+/// for a constant-false bad literal.
+pub fn bmc_depth_search<S: SolveIncremental>(
+    aig: &Aig,
+    solver: &mut S,
+    max_bound: usize,
+    deadline: Option<Instant>,
+) -> Verdict {
+    if let Some(v) = trivial_verdict(aig) {
+        return v;
+    }
+    match search(aig, solver, max_bound, deadline) {
+        Ok(v) => v,
+        Err(e) => Verdict::Unknown(format!("BMC failed: {e}")),
+    }
+}
+
+fn checked_up_to(k: usize) -> String {
+    match k.checked_sub(1) {
+        Some(last) => format!("no counterexample up to bound {last}"),
+        None => "no bound checked".into(),
+    }
+}
+
+fn search<S: SolveIncremental>(
+    aig: &Aig,
+    solver: &mut S,
+    max_bound: usize,
+    deadline: Option<Instant>,
+) -> Result<Verdict, BmcError> {
+    let bad = aig.bad.first().ok_or(BmcError::NoBadProperty)?.lit;
+    let mut u = Unroller::new(aig, &roots(aig, bad), InitMode::Reset)?;
+    for k in 0..=max_bound {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(Verdict::Unknown(format!(
+                "time limit reached; {}",
+                checked_up_to(k)
+            )));
+        }
+        add_frame_with_constraints(&mut u, solver, aig)?;
+        let b = u.lit(k, bad)?;
+        match solver.solve_assumps(&[b]).map_err(solver_err)? {
+            SolverResult::Sat => return Ok(Verdict::Unsafe(witness(&u, solver, aig, k)?)),
+            SolverResult::Interrupted => {
+                return Ok(Verdict::Unknown(format!(
+                    "time limit reached; {}",
+                    checked_up_to(k)
+                )))
+            }
+            SolverResult::Unsat => {
+                if solver.core().map_err(solver_err)?.is_empty() {
+                    // The constraints alone cannot hold for k+1 frames, so no deeper bad
+                    // state exists either.
+                    return Ok(Verdict::Unknown(format!(
+                        "the constraints cannot hold in frames 0..={k}, so bad is unreachable \
+                         (no certificate kind for this; no counterexample up to bound {k})"
+                    )));
+                }
+                // Every later counterexample passes frame k with the constraints holding,
+                // so bad is false there: a sound strengthening.
+                solver.add_unit(!b).map_err(solver_err)?;
+            }
+        }
+    }
+    Ok(Verdict::Unknown(format!(
+        "no counterexample up to bound {max_bound}"
+    )))
+}
+
+/// Checks the single depth `k`: a witness whose bad state is exactly frame `k` (bad may also
+/// hold earlier), with all constraints holding in frames `0..=k`, or `None` if there is none.
+pub fn check_bound(aig: &Aig, k: usize) -> Result<Option<Witness>, BmcError> {
+    let bad = aig.bad.first().ok_or(BmcError::NoBadProperty)?.lit;
+    let mut solver = new_solver(None);
+    let mut u = Unroller::new(aig, &roots(aig, bad), InitMode::Reset)?;
+    for _ in 0..=k {
+        add_frame_with_constraints(&mut u, &mut solver, aig)?;
+    }
+    let b = u.lit(k, bad)?;
+    match solver.solve_assumps(&[b]).map_err(solver_err)? {
+        SolverResult::Sat => Ok(Some(witness(&u, &solver, aig, k)?)),
+        SolverResult::Unsat => Ok(None),
+        SolverResult::Interrupted => Err(BmcError::Interrupted),
+    }
+}
+
+/// The literals whose cone BMC needs: the bad property and every constraint.
+fn roots(aig: &Aig, bad: Lit) -> Vec<Lit> {
+    std::iter::once(bad)
+        .chain(aig.constraints.iter().map(|c| c.lit))
+        .collect()
+}
+
+/// Encodes the next frame and asserts every constraint in it permanently.
+fn add_frame_with_constraints<S: SolveIncremental>(
+    u: &mut Unroller<'_>,
+    solver: &mut S,
+    aig: &Aig,
+) -> Result<usize, BmcError> {
+    let k = u.add_frame(solver)?;
+    for c in &aig.constraints {
+        solver.add_unit(u.lit(k, c.lit)?).map_err(solver_err)?;
+    }
+    Ok(k)
+}
+
+fn solver_err(e: impl std::fmt::Display) -> BmcError {
+    BmcError::Unroll(UnrollError::Solver(e.to_string()))
+}
+
+/// Reads a witness of depth `k` from the solver's model. Constant resets are reported as
+/// such; latches and inputs outside the cone of influence are reported as 0.
+fn witness<S: SolveIncremental>(
+    u: &Unroller<'_>,
+    solver: &S,
+    aig: &Aig,
+    k: usize,
+) -> Result<Witness, BmcError> {
+    let init = aig
+        .latches
+        .iter()
+        .map(|l| match l.reset {
+            Reset::Zero => Ok(Some(false)),
+            Reset::One => Ok(Some(true)),
+            Reset::Free => Ok(Some(u.value(solver, 0, l.lit)?.unwrap_or(false))),
+        })
+        .collect::<Result<Vec<_>, UnrollError>>()?;
+    let inputs = (0..=k)
+        .map(|f| {
+            aig.inputs
+                .iter()
+                .map(|i| Ok(Some(u.value(solver, f, i.lit)?.unwrap_or(false))))
+                .collect::<Result<Vec<_>, UnrollError>>()
+        })
+        .collect::<Result<Vec<_>, UnrollError>>()?;
+    Ok(Witness {
+        properties: vec!["b0".into()],
+        init,
+        inputs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::{
+        abc_available, abc_bmc3, assert_witness_valid, random_aig, shortest_depth,
+        without_free_latches, write_binary_aiger, Rng, Shape,
+    };
+    use hypermut_aig::Named;
+
+    fn named(lit: Lit) -> Named {
+        Named {
+            lit,
+            name: String::new(),
+        }
+    }
+
+    /// Runs BMC and checks every witness by simulation; returns the depth if unsafe.
+    fn bmc_depth(aig: &Aig, max_bound: usize) -> Option<usize> {
+        match Bmc::new(max_bound).check(aig) {
+            Verdict::Unsafe(w) => {
+                assert_witness_valid(aig, &w);
+                Some(w.depth())
+            }
+            Verdict::Unknown(msg) => {
+                assert!(!msg.contains("failed"), "{msg}");
+                None
+            }
+            Verdict::Safe(c) => {
+                assert_eq!(c, Certificate::Trivial);
+                assert_eq!(aig.bad[0].lit, Lit::FALSE);
+                None
+            }
+        }
+    }
+
+    /// An n-bit counter that increments when `enable` is true (or always, if `None`).
+    fn counter(g: &mut Aig, bits: usize, enable: Option<Lit>) -> Vec<Lit> {
+        let q: Vec<Lit> = (0..bits)
+            .map(|i| g.add_latch(format!("q{i}"), Reset::Zero))
+            .collect();
+        let mut carry = enable.unwrap_or(Lit::TRUE);
+        for &b in &q {
+            let n = g.xor(b, carry);
+            carry = g.and(b, carry);
+            g.set_next(b, n);
+        }
+        q
+    }
+
+    #[test]
+    fn two_bit_counter_reaches_three_at_depth_three() {
+        let mut g = Aig::new();
+        let q = counter(&mut g, 2, None);
+        let bad = g.and(q[0], q[1]);
+        g.bad.push(named(bad));
+        assert_eq!(bmc_depth(&g, 10), Some(3));
+        assert_eq!(bmc_depth(&g, 2), None);
+    }
+
+    #[test]
+    fn deep_counter_is_found_at_the_exact_depth() {
+        let mut g = Aig::new();
+        let q = counter(&mut g, 6, None);
+        let bad = g.and_all(q.iter().copied());
+        g.bad.push(named(bad));
+        assert_eq!(bmc_depth(&g, 100), Some(63));
+    }
+
+    #[test]
+    fn input_toggled_latch_is_bad_at_depth_one() {
+        let mut g = Aig::new();
+        let x = g.add_input("x");
+        let l = g.add_latch("l", Reset::Zero);
+        let n = g.xor(l, x);
+        g.set_next(l, n);
+        g.bad.push(named(l));
+        let Verdict::Unsafe(w) = Bmc::new(5).check(&g) else {
+            panic!("expected a counterexample");
+        };
+        assert_witness_valid(&g, &w);
+        assert_eq!(w.depth(), 1);
+        assert_eq!(w.init, vec![Some(false)]);
+        assert_eq!(w.inputs[0], vec![Some(true)]);
+    }
+
+    #[test]
+    fn unreachable_bad_gives_unknown_with_the_bound() {
+        let mut g = Aig::new();
+        let x = g.add_input("x");
+        let a = g.add_latch("a", Reset::Zero);
+        let b = g.add_latch("b", Reset::Zero);
+        g.set_next(a, x);
+        g.set_next(b, x);
+        let bad = g.xor(a, b);
+        g.bad.push(named(bad));
+        match Bmc::new(7).check(&g) {
+            Verdict::Unknown(m) => assert_eq!(m, "no counterexample up to bound 7"),
+            v => panic!("unexpected {v:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_needing_a_constraint_violation_is_unreachable() {
+        // bad = l, l' = x, constraint ¬x: x would have to be 1 in an earlier frame.
+        let mut g = Aig::new();
+        let x = g.add_input("x");
+        let l = g.add_latch("l", Reset::Zero);
+        g.set_next(l, x);
+        g.bad.push(named(l));
+        g.constraints.push(named(!x));
+        assert_eq!(bmc_depth(&g, 6), None);
+        assert_eq!(shortest_depth(&g, 6), None);
+        // Without the constraint it is reachable at depth 1.
+        g.constraints.clear();
+        assert_eq!(bmc_depth(&g, 6), Some(1));
+    }
+
+    #[test]
+    fn constraint_must_hold_in_the_bad_frame_itself() {
+        let mut g = Aig::new();
+        let x = g.add_input("x");
+        g.bad.push(named(x));
+        g.constraints.push(named(!x));
+        assert_eq!(bmc_depth(&g, 4), None);
+    }
+
+    #[test]
+    fn constraints_restrict_the_inputs_of_a_witness() {
+        // Counter with enable; the constraint forces enable in every frame.
+        let mut g = Aig::new();
+        let en = g.add_input("en");
+        let q = counter(&mut g, 2, Some(en));
+        let bad = g.and(q[0], q[1]);
+        g.bad.push(named(bad));
+        g.constraints.push(named(en));
+        let Verdict::Unsafe(w) = Bmc::new(10).check(&g) else {
+            panic!("expected a counterexample");
+        };
+        assert_witness_valid(&g, &w);
+        assert_eq!(w.depth(), 3);
+        assert!(w.inputs.iter().all(|v| v == &vec![Some(true)]));
+    }
+
+    #[test]
+    fn unsatisfiable_constraints_stop_the_search() {
+        // From frame 1 on the constraint ¬l fails (l' = 1); bad never holds in frame 0.
+        let mut g = Aig::new();
+        let x = g.add_input("x");
+        let l = g.add_latch("l", Reset::Zero);
+        g.set_next(l, Lit::TRUE);
+        g.bad.push(named(x));
+        g.constraints.push(named(!l));
+        g.constraints.push(named(!x));
+        match Bmc::new(50).check(&g) {
+            Verdict::Unknown(m) => assert!(m.contains("constraints cannot hold in frames 0..=1")),
+            v => panic!("unexpected {v:?}"),
+        }
+    }
+
+    #[test]
+    fn uninitialised_latch_is_bad_at_depth_zero() {
+        let mut g = Aig::new();
+        let l = g.add_latch("l", Reset::Free);
+        g.set_next(l, l);
+        g.bad.push(named(l));
+        let Verdict::Unsafe(w) = Bmc::new(3).check(&g) else {
+            panic!("expected a counterexample");
+        };
+        assert_witness_valid(&g, &w);
+        assert_eq!(w.depth(), 0);
+        assert_eq!(w.init, vec![Some(true)]);
+        assert_eq!(w.inputs, vec![Vec::<Option<bool>>::new()]);
+    }
+
+    #[test]
+    fn trivial_properties() {
+        let mut g = Aig::new();
+        assert!(matches!(Bmc::new(3).check(&g), Verdict::Unknown(_)));
+        g.bad.push(named(Lit::FALSE));
+        assert_eq!(Bmc::new(3).check(&g), Verdict::Safe(Certificate::Trivial));
+        g.bad[0].lit = Lit::TRUE;
+        assert_eq!(bmc_depth(&g, 3), Some(0));
+    }
+
+    #[test]
+    fn inputs_and_latches_outside_the_cone_are_zero() {
+        let mut g = Aig::new();
+        let y = g.add_input("y");
+        let x = g.add_input("x");
+        let m = g.add_latch("m", Reset::Free);
+        g.set_next(m, y);
+        let l = g.add_latch("l", Reset::Zero);
+        g.set_next(l, x);
+        g.bad.push(named(l));
+        let Verdict::Unsafe(w) = Bmc::new(3).check(&g) else {
+            panic!("expected a counterexample");
+        };
+        assert_witness_valid(&g, &w);
+        assert_eq!(w.init, vec![Some(false), Some(false)]);
+        // y is outside the cone; x matters only in frame 0.
+        assert_eq!(w.inputs[0], vec![Some(false), Some(true)]);
+        assert_eq!(w.inputs[1][0], Some(false));
+    }
+
+    #[test]
+    fn zero_time_limit_gives_unknown() {
+        let mut g = Aig::new();
+        let q = counter(&mut g, 3, None);
+        let bad = g.and_all(q.iter().copied());
+        g.bad.push(named(bad));
+        let mut e = Bmc {
+            max_bound: 100,
+            time_limit: Some(Duration::ZERO),
+        };
+        match e.check(&g) {
+            Verdict::Unknown(m) => assert!(m.starts_with("time limit reached"), "{m}"),
+            v => panic!("unexpected {v:?}"),
+        }
+    }
+
+    #[test]
+    fn check_bound_checks_one_exact_depth() {
+        let mut g = Aig::new();
+        let q = counter(&mut g, 2, None);
+        let bad = g.and(q[0], q[1]);
+        g.bad.push(named(bad));
+        for k in 0..9 {
+            let w = check_bound(&g, k).expect("no error");
+            assert_eq!(w.is_some(), k % 4 == 3, "bound {k}");
+            if let Some(w) = w {
+                assert_eq!(w.depth(), k);
+                // bad also held at k-4, so only the last frame and constraints are checked.
+                assert!(shortest_depth(&g, k) == Some(3));
+            }
+        }
+        assert!(matches!(
+            check_bound(&Aig::new(), 0),
+            Err(BmcError::NoBadProperty)
+        ));
+    }
+
+    /// Two random shapes: fully random next-state functions (shallow), and a 3-bit counter
+    /// with a random enable inside random logic (deeper). Both with free latches and
+    /// constraints.
+    fn shapes() -> [Shape; 2] {
+        let base = |counter_bits, bad_latches| Shape {
+            inputs: 3,
+            latches: 4,
+            ands: 20,
+            free_latches: true,
+            max_constraints: 1,
+            counter_bits,
+            bad_latches,
+        };
+        [base(0, 2), base(3, 0)]
+    }
+
+    /// Checks the depth distribution so that the random tests cannot degenerate into
+    /// "always depth 0" or "never unsafe".
+    fn assert_varied(depths: &[Option<usize>], min_each: usize) {
+        let none = depths.iter().filter(|d| d.is_none()).count();
+        let deep = depths.iter().filter(|d| d.unwrap_or(0) >= 4).count();
+        let shallow = depths.iter().filter(|d| matches!(d, Some(0..=3))).count();
+        assert!(
+            none >= min_each && deep >= min_each && shallow >= min_each,
+            "{depths:?}"
+        );
+    }
+
+    /// Random AIGs against explicit-state enumeration (exact shortest depths).
+    #[test]
+    fn random_aigs_match_explicit_state_search() {
+        let mut depths = Vec::new();
+        for shape in shapes() {
+            for seed in 1..=150u64 {
+                let g = random_aig(&mut Rng::new(seed), &shape);
+                // 4 latches: a shortest counterexample visits distinct states, so depth ≤ 15.
+                let want = shortest_depth(&g, 20);
+                let got = bmc_depth(&g, 20);
+                assert_eq!(got, want, "seed {seed}");
+                depths.push(got);
+            }
+        }
+        assert_varied(&depths, 20);
+    }
+
+    /// Random AIGs (free latches made explicit by `without_free_latches`, since ABC treats
+    /// them as 0) against ABC's `bmc3`, with constraints folded by ABC's `fold`.
+    #[test]
+    fn random_aigs_match_abc_bmc3() {
+        if !abc_available() {
+            eprintln!("skipping: berkeley-abc is not on PATH");
+            return;
+        }
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut depths = Vec::new();
+        for shape in shapes() {
+            for seed in 1000..1020u64 {
+                let g = random_aig(&mut Rng::new(seed), &shape);
+                // `bmc3 -F 20` checks frames 0..=19 ("No output asserted in 20 frames").
+                let ours = bmc_depth(&g, 19);
+                let h = without_free_latches(&g);
+                assert!(h.latches.iter().all(|l| l.reset != Reset::Free));
+                assert_eq!(
+                    bmc_depth(&h, 19),
+                    ours,
+                    "seed {seed}: transformation changed depth"
+                );
+                let path = dir.path().join(format!("r{seed}.aig"));
+                std::fs::write(&path, write_binary_aiger(&h)).expect("write AIGER");
+                assert_eq!(abc_bmc3(&path, 20), ours, "seed {seed}");
+                depths.push(ours);
+            }
+        }
+        assert_varied(&depths, 3);
+    }
+}

@@ -1,0 +1,380 @@
+//! Test-only helpers, independent of the SAT encoding: a simulator, a witness replayer, an
+//! explicit-state reachability oracle, a seeded random AIG generator, a binary AIGER writer
+//! and an ABC `bmc3` runner.
+
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Command;
+
+use hypermut_aig::{Aig, Lit, Node, Reset, Witness};
+
+/// Values of all AIG variables in one frame, given latch and input values.
+pub fn eval_frame(aig: &Aig, latches: &[bool], inputs: &[bool]) -> Vec<bool> {
+    let mut val = vec![false; aig.nodes().len()];
+    for (v, n) in aig.nodes().iter().enumerate() {
+        val[v] = match *n {
+            Node::Const => false,
+            Node::Input(i) => inputs[i as usize],
+            Node::Latch(i) => latches[i as usize],
+            Node::And(a, b) => lit_val(&val, a) && lit_val(&val, b),
+        };
+    }
+    val
+}
+
+/// The value of a literal under variable values.
+pub fn lit_val(val: &[bool], l: Lit) -> bool {
+    val[l.var() as usize] ^ l.is_neg()
+}
+
+/// The latch values of the next frame.
+pub fn next_state(aig: &Aig, val: &[bool]) -> Vec<bool> {
+    aig.latches.iter().map(|l| lit_val(val, l.next)).collect()
+}
+
+/// Replays `w` and asserts it is a valid, locally shortest counterexample for `bad[0]`:
+/// constant resets are respected, constraints hold in every frame, bad holds in the last
+/// frame and in no earlier one.
+pub fn assert_witness_valid(aig: &Aig, w: &Witness) {
+    assert_eq!(w.properties, vec!["b0".to_string()]);
+    assert_eq!(w.init.len(), aig.latches.len());
+    assert!(!w.inputs.is_empty());
+    let mut state: Vec<bool> = w
+        .init
+        .iter()
+        .zip(&aig.latches)
+        .map(|(v, l)| {
+            let v = v.expect("BMC grounds every latch");
+            match l.reset {
+                Reset::Zero => assert!(!v, "latch {} must start at 0", l.name),
+                Reset::One => assert!(v, "latch {} must start at 1", l.name),
+                Reset::Free => {}
+            }
+            v
+        })
+        .collect();
+    let bad = aig.bad[0].lit;
+    for (k, vec) in w.inputs.iter().enumerate() {
+        assert_eq!(vec.len(), aig.inputs.len());
+        let ins: Vec<bool> = vec
+            .iter()
+            .map(|v| v.expect("BMC grounds every input"))
+            .collect();
+        let val = eval_frame(aig, &state, &ins);
+        for c in &aig.constraints {
+            assert!(lit_val(&val, c.lit), "constraint fails in frame {k}");
+        }
+        let last = k + 1 == w.inputs.len();
+        assert_eq!(
+            lit_val(&val, bad),
+            last,
+            "bad in frame {k} (depth {})",
+            w.depth()
+        );
+        state = next_state(aig, &val);
+    }
+}
+
+/// The exact shortest depth of `bad[0]` (constraints holding up to and including the bad
+/// frame) up to `max_depth`, by explicit enumeration of initial states and inputs.
+pub fn shortest_depth(aig: &Aig, max_depth: usize) -> Option<usize> {
+    let nl = aig.latches.len();
+    let ni = aig.inputs.len();
+    assert!(nl <= 12 && ni <= 8, "explicit oracle only for tiny AIGs");
+    let bits = |x: u32, n: usize| (0..n).map(|i| x >> i & 1 == 1).collect::<Vec<bool>>();
+    let pack = |v: &[bool]| {
+        v.iter()
+            .enumerate()
+            .fold(0u32, |a, (i, b)| a | (*b as u32) << i)
+    };
+    let mut layer: HashSet<u32> = (0..1u32 << nl)
+        .filter(|s| {
+            bits(*s, nl)
+                .iter()
+                .zip(&aig.latches)
+                .all(|(v, l)| match l.reset {
+                    Reset::Zero => !v,
+                    Reset::One => *v,
+                    Reset::Free => true,
+                })
+        })
+        .collect();
+    for k in 0..=max_depth {
+        let mut next = HashSet::new();
+        for s in &layer {
+            for i in 0..1u32 << ni {
+                let val = eval_frame(aig, &bits(*s, nl), &bits(i, ni));
+                if !aig.constraints.iter().all(|c| lit_val(&val, c.lit)) {
+                    continue;
+                }
+                if lit_val(&val, aig.bad[0].lit) {
+                    return Some(k);
+                }
+                next.insert(pack(&next_state(aig, &val)));
+            }
+        }
+        layer = next;
+    }
+    None
+}
+
+/// A tiny seeded xorshift generator (no external crate needed).
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a non-zero seed.
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    /// The next pseudo-random number.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// A number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// A coin flip.
+    pub fn coin(&mut self) -> bool {
+        self.next() & 1 == 1
+    }
+}
+
+/// Shape of a random AIG.
+pub struct Shape {
+    pub inputs: usize,
+    pub latches: usize,
+    pub ands: usize,
+    pub free_latches: bool,
+    pub max_constraints: u64,
+    /// The first `counter_bits` latches form a counter with a random enable, and bad requires
+    /// it to be all ones: this gives deeper counterexamples than random next-state functions.
+    pub counter_bits: usize,
+    /// How many random latches (away from their resets) the bad property requires.
+    pub bad_latches: usize,
+}
+
+/// A random AIG: inputs, then latches, then ANDs (so variable order is the binary AIGER
+/// order), one bad property over the last gates, and up to `max_constraints` constraints.
+pub fn random_aig(rng: &mut Rng, shape: &Shape) -> Aig {
+    let mut g = Aig::new();
+    for i in 0..shape.inputs {
+        g.add_input(format!("i{i}"));
+    }
+    let latches: Vec<Lit> = (0..shape.latches)
+        .map(|i| {
+            let reset = match rng.below(if shape.free_latches { 4 } else { 3 }) {
+                0 | 1 => Reset::Zero,
+                2 => Reset::One,
+                _ => Reset::Free,
+            };
+            g.add_latch(format!("l{i}"), reset)
+        })
+        .collect();
+    let mut pool: Vec<Lit> = (1..g.num_vars()).map(Lit::var_lit).collect();
+    for _ in 0..shape.ands {
+        let a = pool[rng.below(pool.len() as u64) as usize].xor(rng.coin());
+        let b = pool[rng.below(pool.len() as u64) as usize].xor(rng.coin());
+        let x = g.and(a, b);
+        if !x.is_const() && !pool.contains(&x.positive()) {
+            pool.push(x.positive());
+        }
+    }
+    let nc = shape.counter_bits.min(latches.len());
+    let mut carry = pool[rng.below(pool.len() as u64) as usize].xor(rng.coin());
+    for l in &latches[..nc] {
+        let n = g.xor(*l, carry);
+        carry = g.and(*l, carry);
+        g.set_next(*l, n);
+    }
+    for l in &latches[nc..] {
+        let n = pool[rng.below(pool.len() as u64) as usize].xor(rng.coin());
+        g.set_next(*l, n);
+    }
+    // bad: a gate near the top, and two latches away from their reset values (so that
+    // depth 0 is rare and deeper counterexamples are common).
+    let tail = pool.len().min(4) as u64;
+    let mut bad = if nc == 0 {
+        pool[pool.len() - 1 - rng.below(tail) as usize].xor(rng.coin())
+    } else {
+        pool[rng.below(pool.len() as u64) as usize].xor(rng.coin())
+    };
+    for l in &latches[..nc] {
+        bad = g.and(bad, *l);
+    }
+    for _ in 0..shape.bad_latches {
+        let l = &g.latches[rng.below(latches.len() as u64) as usize];
+        let away = l.lit.xor(l.reset == Reset::One);
+        bad = g.and(bad, away);
+    }
+    g.bad.push(hypermut_aig::Named {
+        lit: bad,
+        name: "bad".into(),
+    });
+    for _ in 0..rng.below(shape.max_constraints + 1) {
+        let c = pool[rng.below(pool.len() as u64) as usize].xor(rng.coin());
+        g.constraints.push(hypermut_aig::Named {
+            lit: c,
+            name: String::new(),
+        });
+    }
+    g
+}
+
+/// An equivalent AIG without uninitialised latches, for tools that treat them as 0 (ABC):
+/// each free latch `v` becomes a zero-reset latch read as `started ? v : init_v`, with one
+/// new input `init_v` and one shared `started` latch (reset 0, next 1). Depths are
+/// unchanged: the value read in frame 0 is the input, afterwards the latch.
+pub fn without_free_latches(aig: &Aig) -> Aig {
+    let mut g = Aig::new();
+    let mut map: Vec<Lit> = vec![Lit::FALSE; aig.nodes().len()];
+    for i in &aig.inputs {
+        map[i.lit.var() as usize] = g.add_input(i.name.clone());
+    }
+    let free: Vec<usize> = (0..aig.latches.len())
+        .filter(|i| aig.latches[*i].reset == Reset::Free)
+        .collect();
+    let init_inputs: Vec<Lit> = free
+        .iter()
+        .map(|i| g.add_input(format!("init_{i}")))
+        .collect();
+    let new_latches: Vec<Lit> = aig
+        .latches
+        .iter()
+        .map(|l| {
+            let r = if l.reset == Reset::One {
+                Reset::One
+            } else {
+                Reset::Zero
+            };
+            g.add_latch(l.name.clone(), r)
+        })
+        .collect();
+    let started = (!free.is_empty()).then(|| g.add_latch("started", Reset::Zero));
+    for (l, nl) in aig.latches.iter().zip(&new_latches) {
+        map[l.lit.var() as usize] = *nl;
+    }
+    for (j, i) in free.iter().enumerate() {
+        let s = started.expect("free latches exist");
+        map[aig.latches[*i].lit.var() as usize] = g.ite(s, new_latches[*i], init_inputs[j]);
+    }
+    let m = |map: &[Lit], l: Lit| map[l.var() as usize].xor(l.is_neg());
+    for (v, n) in aig.nodes().iter().enumerate() {
+        if let Node::And(a, b) = *n {
+            map[v] = g.and(m(&map, a), m(&map, b));
+        }
+    }
+    for (l, nl) in aig.latches.iter().zip(&new_latches) {
+        g.set_next(*nl, m(&map, l.next));
+    }
+    if let Some(s) = started {
+        g.set_next(s, Lit::TRUE);
+    }
+    for b in &aig.bad {
+        g.bad.push(hypermut_aig::Named {
+            lit: m(&map, b.lit),
+            name: b.name.clone(),
+        });
+    }
+    for c in &aig.constraints {
+        g.constraints.push(hypermut_aig::Named {
+            lit: m(&map, c.lit),
+            name: c.name.clone(),
+        });
+    }
+    g
+}
+
+fn varint(out: &mut Vec<u8>, mut x: u32) {
+    while x >= 0x80 {
+        out.push((x & 0x7f) as u8 | 0x80);
+        x >>= 7;
+    }
+    out.push(x as u8);
+}
+
+/// Binary AIGER 1.9 of an AIG whose variables are already inputs, latches, ANDs in order.
+/// No outputs; the bad and constraint sections are written.
+pub fn write_binary_aiger(aig: &Aig) -> Vec<u8> {
+    let (ni, nl) = (aig.inputs.len(), aig.latches.len());
+    let na = aig.num_ands();
+    let m = ni + nl + na;
+    assert_eq!(
+        aig.num_vars() as usize,
+        m + 1,
+        "no gaps in the variable order"
+    );
+    for (v, n) in aig.nodes().iter().enumerate().skip(1) {
+        let ok = match n {
+            Node::Input(i) => v == 1 + *i as usize,
+            Node::Latch(i) => v == 1 + ni + *i as usize,
+            Node::And(..) => v > ni + nl,
+            Node::Const => false,
+        };
+        assert!(ok, "variable {v} is out of binary AIGER order");
+    }
+    let mut head = format!("aig {m} {ni} {nl} 0 {na} {}", aig.bad.len());
+    if !aig.constraints.is_empty() {
+        head += &format!(" {}", aig.constraints.len());
+    }
+    head.push('\n');
+    for l in &aig.latches {
+        match l.reset {
+            Reset::Zero => head += &format!("{}\n", l.next.0),
+            Reset::One => head += &format!("{} 1\n", l.next.0),
+            Reset::Free => head += &format!("{} {}\n", l.next.0, l.lit.0),
+        }
+    }
+    for p in aig.bad.iter().chain(&aig.constraints) {
+        head += &format!("{}\n", p.lit.0);
+    }
+    let mut out = head.into_bytes();
+    for (v, n) in aig.nodes().iter().enumerate() {
+        if let Node::And(a, b) = *n {
+            let lhs = 2 * v as u32;
+            let (r0, r1) = if a.0 >= b.0 { (a.0, b.0) } else { (b.0, a.0) };
+            varint(&mut out, lhs - r0);
+            varint(&mut out, r0 - r1);
+        }
+    }
+    out
+}
+
+/// Whether `berkeley-abc` can be run.
+pub fn abc_available() -> bool {
+    Command::new("berkeley-abc")
+        .args(["-c", "quit"])
+        .output()
+        .is_ok()
+}
+
+/// Runs `read; fold; bmc3 -F frames` on a binary AIGER file and returns the frame ABC
+/// reports as asserted, or `None` if it reports none. Panics on unexpected output.
+pub fn abc_bmc3(path: &Path, frames: usize) -> Option<usize> {
+    let script = format!(
+        "read {}; fold; print_stats; bmc3 -F {frames}",
+        path.display()
+    );
+    let out = Command::new("berkeley-abc")
+        .args(["-c", &script])
+        .output()
+        .expect("berkeley-abc runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("i/o ="), "ABC did not read the file:\n{text}");
+    if let Some(pos) = text.find("was asserted in frame ") {
+        let rest = &text[pos + "was asserted in frame ".len()..];
+        let num: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        return Some(num.parse().expect("a frame number"));
+    }
+    assert!(
+        text.contains("No output asserted")
+            || text.contains("Explored all reachable states")
+            || text.contains("Reached limit"),
+        "unexpected ABC output:\n{text}"
+    );
+    None
+}
