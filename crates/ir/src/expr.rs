@@ -196,14 +196,14 @@ pub struct ExprNode {
     pub span: Option<Span>,
 }
 
-/// Storage for expression nodes with structural hashing: building the same `(kind, span)`
+/// Storage for expression nodes with structural hashing: building the same `(kind, type, span)`
 /// twice returns the same id. Nodes from distinct source positions stay distinct, so every
 /// source occurrence remains a separate mutation site.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct ExprPool {
     nodes: Vec<ExprNode>,
     #[serde(skip)]
-    index: HashMap<(ExprKind, Option<Span>), ExprId>,
+    index: HashMap<(ExprKind, Type, Option<Span>), ExprId>,
 }
 
 impl ExprPool {
@@ -212,7 +212,7 @@ impl ExprPool {
         if self.index.is_empty() && !self.nodes.is_empty() {
             self.rebuild_index();
         }
-        let key = (kind, span);
+        let key = (kind, ty, span);
         if let Some(id) = self.index.get(&key) {
             return *id;
         }
@@ -229,7 +229,7 @@ impl ExprPool {
     fn rebuild_index(&mut self) {
         for (i, n) in self.nodes.iter().enumerate() {
             self.index
-                .insert((n.kind.clone(), n.span), ExprId(i as u32));
+                .insert((n.kind.clone(), n.ty, n.span), ExprId(i as u32));
         }
     }
 

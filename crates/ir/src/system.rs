@@ -315,7 +315,11 @@ impl System {
                         }
                         Div => {
                             let m = l1.abs().max(h1.abs());
-                            if l1 >= 0 { (0, h1) } else { (-m, m) }
+                            if l1 >= 0 && l2 >= 0 {
+                                (0, h1)
+                            } else {
+                                (-m, m)
+                            }
                         }
                         _ => {
                             // |r| < |b| and |r| <= |a|; r has the dividend's sign; r = a if b = 0
@@ -508,5 +512,30 @@ mod tests {
             .unwrap();
         let next = s.vars[0].next.unwrap();
         assert_eq!(s.exprs.node(next).kind, ExprKind::Binary(BinOp::Add, xr, two));
+    }
+}
+
+#[cfg(test)]
+mod regression_tests {
+    use super::*;
+
+    #[test]
+    fn division_by_negative_divisor_has_negative_range() {
+        let mut s = System::new("t");
+        let x = s.add_var("x", Type::Int { lo: 0, hi: 5 }, Role::Input, None);
+        let xr = s.var_ref(x, None);
+        let m1 = s.int_const(-1, None);
+        let d = s.mk(ExprKind::Binary(BinOp::Div, xr, m1), None).unwrap();
+        let Type::Int { lo, hi } = s.ty(d) else { panic!("not an int") };
+        assert!(lo <= -5 && hi >= 0, "{lo}..{hi}");
+    }
+
+    #[test]
+    fn constants_of_different_types_are_distinct_nodes() {
+        let mut s = System::new("t");
+        let u = s.bv_const(Type::ubv(3), Value::bits(3, 5u32), None);
+        let v = s.bv_const(Type::sbv(3), Value::bits(3, 5u32), None);
+        assert_ne!(u, v);
+        assert_eq!(s.ty(v), Type::sbv(3));
     }
 }
