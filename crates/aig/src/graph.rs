@@ -147,7 +147,10 @@ impl Aig {
 
     /// Number of AND gates.
     pub fn num_ands(&self) -> usize {
-        self.nodes.iter().filter(|n| matches!(n, Node::And(..))).count()
+        self.nodes
+            .iter()
+            .filter(|n| matches!(n, Node::And(..)))
+            .count()
     }
 
     /// The node defining variable `var`.

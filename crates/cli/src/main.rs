@@ -1,1 +1,91 @@
-fn main() {}
+//! `hypermut`: model-based mutation testing with hyperproperties.
+
+mod cmd;
+mod files;
+mod model;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Model-based mutation testing of hardware and reactive-system models.
+#[derive(Parser, Debug)]
+#[command(name = "hypermut", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Write the model as AIGER 1.9 (nondeterministic choices become inputs).
+    Aiger {
+        /// The SMV model.
+        model: PathBuf,
+        /// Output file: `.aag` for ASCII, `.aig` for binary; ASCII on stdout if absent.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Write the old 5-field format (properties as outputs) for older tools.
+        #[arg(long)]
+        legacy: bool,
+    },
+    /// List the mutants of a model.
+    Mutants {
+        /// The SMV model.
+        model: PathBuf,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write the φ1 product of one mutant (bad = some output differs) for external checkers.
+    Product {
+        /// The SMV model.
+        model: PathBuf,
+        /// Mutant id (see `hypermut mutants`).
+        #[arg(long = "mutant")]
+        mutant: usize,
+        /// Output file (`.aig` binary or `.aag` ASCII).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Write the old 5-field format (the property as the only output).
+        #[arg(long)]
+        legacy: bool,
+    },
+    /// Generate killing tests for every mutant of a model.
+    Testgen(cmd::testgen::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Aiger {
+            model,
+            output,
+            legacy,
+        } => cmd::aiger::run(&model, output.as_deref(), legacy),
+        Command::Mutants { model, json } => cmd::mutants::run(&model, json),
+        Command::Product {
+            model,
+            mutant,
+            output,
+            legacy,
+        } => cmd::product::run(&model, mutant, &output, legacy),
+        Command::Testgen(args) => cmd::testgen::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let msg = format!("{e:#}");
+            if msg.contains(": error: ") {
+                eprint!("{msg}");
+                if !msg.ends_with('\n') {
+                    eprintln!();
+                }
+            } else {
+                eprintln!("error: {msg}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}

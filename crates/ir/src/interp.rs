@@ -106,10 +106,16 @@ impl<'a> Interpreter<'a> {
             next,
         };
         let mut vals = self.eval_many(&[e], &env)?;
-        vals.remove(&e).ok_or(EvalError::Ill("evaluation produced no value".into()))
+        vals.remove(&e)
+            .ok_or(EvalError::Ill("evaluation produced no value".into()))
     }
 
-    fn eval_node(&self, id: ExprId, vals: &HashMap<ExprId, Value>, env: &Env) -> Result<Value, EvalError> {
+    fn eval_node(
+        &self,
+        id: ExprId,
+        vals: &HashMap<ExprId, Value>,
+        env: &Env,
+    ) -> Result<Value, EvalError> {
         let node = self.sys.exprs.node(id);
         let ty = node.ty;
         let get = |e: &ExprId| vals[e].clone();
@@ -138,8 +144,14 @@ impl<'a> Interpreter<'a> {
                 .flatten()
                 .ok_or_else(|| EvalError::MissingValue(format!("next({})", self.var_name(*v))))?,
             ExprKind::Choice { id: c, options } => {
-                let k = env.choices.get(c).copied().ok_or(EvalError::MissingChoice(c.0))?;
-                let opt = options.get(k as usize).ok_or(EvalError::MissingChoice(c.0))?;
+                let k = env
+                    .choices
+                    .get(c)
+                    .copied()
+                    .ok_or(EvalError::MissingChoice(c.0))?;
+                let opt = options
+                    .get(k as usize)
+                    .ok_or(EvalError::MissingChoice(c.0))?;
                 get(opt)
             }
             ExprKind::Ite(c, t, e) => {
@@ -200,7 +212,10 @@ impl<'a> Interpreter<'a> {
             let v = VarId(i as u32);
             match (var.role, var.init) {
                 (Role::Input, _) => {}
-                (_, None) => state[i] = Some(self.check_range(v, self.free_value(v, free_init, "initial value")?)?),
+                (_, None) => {
+                    state[i] =
+                        Some(self.check_range(v, self.free_value(v, free_init, "initial value")?)?)
+                }
                 (_, Some(e)) => pending.push((v, e)),
             }
         }
@@ -212,7 +227,10 @@ impl<'a> Interpreter<'a> {
                 match self.eval(e, &state, frame0, None) {
                     Ok(val) => state[v.0 as usize] = Some(self.check_range(v, val)?),
                     Err(EvalError::MissingValue(name))
-                        if self.sys.var_by_name(&name).is_some_and(|w| self.sys.var(w).role != Role::Input) =>
+                        if self
+                            .sys
+                            .var_by_name(&name)
+                            .is_some_and(|w| self.sys.var(w).role != Role::Input) =>
                     {
                         rest.push((v, e))
                     }
@@ -222,7 +240,10 @@ impl<'a> Interpreter<'a> {
             if rest.len() == before {
                 return Err(EvalError::Ill(format!(
                     "initial values depend on each other cyclically: {}",
-                    rest.iter().map(|(v, _)| self.var_name(*v)).collect::<Vec<_>>().join(", ")
+                    rest.iter()
+                        .map(|(v, _)| self.var_name(*v))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )));
             }
             pending = rest;
@@ -244,7 +265,11 @@ impl<'a> Interpreter<'a> {
     }
 
     /// The successor state.
-    pub fn step(&self, state: &[Option<Value>], frame: &Frame) -> Result<Vec<Option<Value>>, EvalError> {
+    pub fn step(
+        &self,
+        state: &[Option<Value>],
+        frame: &Frame,
+    ) -> Result<Vec<Option<Value>>, EvalError> {
         let roots: Vec<ExprId> = self.sys.vars.iter().filter_map(|v| v.next).collect();
         let env = Env {
             cur: state,
@@ -261,7 +286,9 @@ impl<'a> Interpreter<'a> {
                 Role::Frozen => state[i].clone(),
                 Role::State => Some(match var.next {
                     Some(e) => self.check_range(v, vals[&e].clone())?,
-                    None => self.check_range(v, self.free_value(v, &frame.free_next, "next value")?)?,
+                    None => {
+                        self.check_range(v, self.free_value(v, &frame.free_next, "next value")?)?
+                    }
                 }),
             };
         }
@@ -277,7 +304,9 @@ impl<'a> Interpreter<'a> {
         next: Option<&[Option<Value>]>,
     ) -> Result<bool, EvalError> {
         for c in &self.sys.constraints {
-            if kinds.contains(&c.kind) && self.eval(c.expr, state, frame, next)?.as_bool() != Some(true) {
+            if kinds.contains(&c.kind)
+                && self.eval(c.expr, state, frame, next)?.as_bool() != Some(true)
+            {
                 return Ok(false);
             }
         }
@@ -285,7 +314,11 @@ impl<'a> Interpreter<'a> {
     }
 
     /// Runs the system over `frames`, starting from the initial state.
-    pub fn run(&self, free_init: &HashMap<VarId, Value>, frames: &[Frame]) -> Result<Trace, EvalError> {
+    pub fn run(
+        &self,
+        free_init: &HashMap<VarId, Value>,
+        frames: &[Frame],
+    ) -> Result<Trace, EvalError> {
         let mut trace = Trace {
             states: vec![],
             outputs: vec![],
@@ -298,7 +331,11 @@ impl<'a> Interpreter<'a> {
         for (k, frame) in frames.iter().enumerate() {
             let outs = self.outputs(&state, frame)?;
             let last = k + 1 == frames.len();
-            let has_trans = self.sys.constraints.iter().any(|c| c.kind == ConstraintKind::Trans);
+            let has_trans = self
+                .sys
+                .constraints
+                .iter()
+                .any(|c| c.kind == ConstraintKind::Trans);
             // The successor of the last frame is only needed to check transition constraints.
             let next = if last && !has_trans {
                 state.clone()
@@ -386,8 +423,14 @@ fn binary(op: BinOp, a: &Value, ta: Type, b: &Value, tb: Type, ty: Type) -> Valu
             )
         }
         Implies | Iff => Value::Bool(false),
-        Eq => Value::Bool(a.to_bigint(ta) == b.to_bigint(tb) && std::mem::discriminant(a) == std::mem::discriminant(b)),
-        Ne => Value::Bool(!(a.to_bigint(ta) == b.to_bigint(tb) && std::mem::discriminant(a) == std::mem::discriminant(b))),
+        Eq => Value::Bool(
+            a.to_bigint(ta) == b.to_bigint(tb)
+                && std::mem::discriminant(a) == std::mem::discriminant(b),
+        ),
+        Ne => Value::Bool(
+            !(a.to_bigint(ta) == b.to_bigint(tb)
+                && std::mem::discriminant(a) == std::mem::discriminant(b)),
+        ),
         Lt | Le | Gt | Ge => {
             let (x, y) = (a.to_bigint(ta), b.to_bigint(tb));
             Value::Bool(match op {
@@ -432,14 +475,18 @@ fn binary(op: BinOp, a: &Value, ta: Type, b: &Value, tb: Type, ty: Type) -> Valu
         Shl | Shr => {
             let w = width_of(ty);
             let amount = b.to_bigint(tb);
-            let sh = amount.to_u64().map(|s| s.min(w as u64) as u32).unwrap_or(if amount.is_negative() { 0 } else { w });
+            let sh = amount
+                .to_u64()
+                .map(|s| s.min(w as u64) as u32)
+                .unwrap_or(if amount.is_negative() { 0 } else { w });
             let x = a.to_bigint(ta);
             let r = if op == Shl { x << sh } else { x >> sh };
             // BigInt >> rounds toward -inf: arithmetic for signed, logical for unsigned.
             Value::bits_from_int(w, &r)
         }
         Concat => {
-            let (Value::Bits { width: wa, bits: x }, Value::Bits { width: wb, bits: y }) = (a, b) else {
+            let (Value::Bits { width: wa, bits: x }, Value::Bits { width: wb, bits: y }) = (a, b)
+            else {
                 return a.clone();
             };
             Value::bits(wa + wb, (x.clone() << *wb) | y)
@@ -475,12 +522,27 @@ mod tests {
         assert_eq!(binary(BinOp::Div, &bv(4, 7), t, &bv(4, 0), t, t), bv(4, 15));
         assert_eq!(binary(BinOp::Mod, &bv(4, 7), t, &bv(4, 0), t, t), bv(4, 7));
         let s = Type::sbv(4);
-        assert_eq!(binary(BinOp::Div, &bv(4, -7), s, &bv(4, 2), s, s), bv(4, -3));
-        assert_eq!(binary(BinOp::Mod, &bv(4, -7), s, &bv(4, 2), s, s), bv(4, -1));
-        assert_eq!(binary(BinOp::Shr, &bv(4, -8), s, &bv(4, 1), s, s), bv(4, -4));
+        assert_eq!(
+            binary(BinOp::Div, &bv(4, -7), s, &bv(4, 2), s, s),
+            bv(4, -3)
+        );
+        assert_eq!(
+            binary(BinOp::Mod, &bv(4, -7), s, &bv(4, 2), s, s),
+            bv(4, -1)
+        );
+        assert_eq!(
+            binary(BinOp::Shr, &bv(4, -8), s, &bv(4, 1), s, s),
+            bv(4, -4)
+        );
         assert_eq!(binary(BinOp::Shr, &bv(4, 8), t, &bv(4, 1), t, t), bv(4, 4));
-        assert_eq!(binary(BinOp::Lt, &bv(4, -1), s, &bv(4, 0), s, Type::Bool), Value::Bool(true));
-        assert_eq!(binary(BinOp::Lt, &bv(4, 15), t, &bv(4, 0), t, Type::Bool), Value::Bool(false));
+        assert_eq!(
+            binary(BinOp::Lt, &bv(4, -1), s, &bv(4, 0), s, Type::Bool),
+            Value::Bool(true)
+        );
+        assert_eq!(
+            binary(BinOp::Lt, &bv(4, 15), t, &bv(4, 0), t, Type::Bool),
+            Value::Bool(false)
+        );
     }
 
     #[test]
@@ -502,12 +564,24 @@ mod tests {
         let inc = s.mk(ExprKind::Binary(BinOp::Add, xr, one), None).unwrap();
         s.vars[0].init = Some(zero);
         s.vars[0].next = Some(inc);
-        s.outputs.push(crate::system::Output { name: "x".into(), expr: xr });
+        s.outputs.push(crate::system::Output {
+            name: "x".into(),
+            expr: xr,
+        });
         let i = Interpreter::new(&s);
         let frames = vec![Frame::default(); 3];
         let t = i.run(&HashMap::new(), &frames).unwrap();
-        assert_eq!(t.outputs, vec![vec![Value::Int(0)], vec![Value::Int(1)], vec![Value::Int(2)]]);
-        let err = i.run(&HashMap::new(), &vec![Frame::default(); 4]).unwrap_err();
+        assert_eq!(
+            t.outputs,
+            vec![
+                vec![Value::Int(0)],
+                vec![Value::Int(1)],
+                vec![Value::Int(2)]
+            ]
+        );
+        let err = i
+            .run(&HashMap::new(), &vec![Frame::default(); 4])
+            .unwrap_err();
         assert!(matches!(err, EvalError::OutOfRange { .. }), "{err}");
     }
 }

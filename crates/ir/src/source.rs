@@ -116,7 +116,13 @@ impl SourceMap {
         let Some(f) = self.file(span.file) else {
             return format!("error: {message}");
         };
-        render_at(&f.name, &f.text, span.start as usize, span.end as usize, message)
+        render_at(
+            &f.name,
+            &f.text,
+            span.start as usize,
+            span.end as usize,
+            message,
+        )
     }
 }
 

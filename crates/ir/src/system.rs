@@ -133,7 +133,13 @@ impl System {
     }
 
     /// Adds a variable (init and next unset).
-    pub fn add_var(&mut self, name: impl Into<String>, ty: Type, role: Role, span: Option<Span>) -> VarId {
+    pub fn add_var(
+        &mut self,
+        name: impl Into<String>,
+        ty: Type,
+        role: Role,
+        span: Option<Span>,
+    ) -> VarId {
         self.vars.push(Var {
             name: name.into(),
             ty,
@@ -217,7 +223,10 @@ impl System {
                     .ok_or_else(|| TypeError::Width("empty choice".into()))?;
                 it.try_fold(first, |acc, x| {
                     self.unify(acc, x).ok_or_else(|| {
-                        ops_err("{..}", format!("{} and {}", self.describe(acc), self.describe(x)))
+                        ops_err(
+                            "{..}",
+                            format!("{} and {}", self.describe(acc), self.describe(x)),
+                        )
                     })
                 })?
             }
@@ -233,10 +242,16 @@ impl System {
             ExprKind::Binary(op, a, b) => self.binary_type(*op, t(a), t(b))?,
             ExprKind::Ite(c, a, b) => {
                 if !t(c).is_bool() {
-                    return Err(ops_err("?:", format!("condition of type {}", self.describe(t(c)))));
+                    return Err(ops_err(
+                        "?:",
+                        format!("condition of type {}", self.describe(t(c))),
+                    ));
                 }
                 self.unify(t(a), t(b)).ok_or_else(|| {
-                    ops_err("?:", format!("{} and {}", self.describe(t(a)), self.describe(t(b))))
+                    ops_err(
+                        "?:",
+                        format!("{} and {}", self.describe(t(a)), self.describe(t(b))),
+                    )
                 })?
             }
             ExprKind::Extract { arg, hi, lo } => match t(arg) {
@@ -252,7 +267,9 @@ impl System {
                 let from = t(a);
                 let ok = match (from, *to) {
                     (Type::Bool, Type::BitVec { .. } | Type::Int { .. } | Type::Bool) => true,
-                    (Type::BitVec { .. }, Type::Bool | Type::BitVec { .. } | Type::Int { .. }) => true,
+                    (Type::BitVec { .. }, Type::Bool | Type::BitVec { .. } | Type::Int { .. }) => {
+                        true
+                    }
                     (Type::Int { .. }, Type::BitVec { .. } | Type::Int { .. }) => true,
                     (Type::Enum(x), Type::Enum(y)) => x == y,
                     _ => false,
@@ -279,7 +296,9 @@ impl System {
         Ok(match op {
             And | Or | Xor => match (a, b) {
                 (Type::Bool, Type::Bool) => Type::Bool,
-                (Type::BitVec { width: w1, signed }, Type::BitVec { width: w2, .. }) if w1 == w2 => {
+                (Type::BitVec { width: w1, signed }, Type::BitVec { width: w2, .. })
+                    if w1 == w2 =>
+                {
                     Type::BitVec { width: w1, signed }
                 }
                 _ => return Err(err()),
@@ -296,11 +315,16 @@ impl System {
             }
             Lt | Le | Gt | Ge => match (a, b) {
                 (Type::Int { .. }, Type::Int { .. }) => Type::Bool,
-                (Type::BitVec { width: w1, signed: s1 }, Type::BitVec { width: w2, signed: s2 })
-                    if w1 == w2 && s1 == s2 =>
-                {
-                    Type::Bool
-                }
+                (
+                    Type::BitVec {
+                        width: w1,
+                        signed: s1,
+                    },
+                    Type::BitVec {
+                        width: w2,
+                        signed: s2,
+                    },
+                ) if w1 == w2 && s1 == s2 => Type::Bool,
                 _ => return Err(err()),
             },
             Add | Sub | Mul | Div | Mod => match (a, b) {
@@ -326,7 +350,11 @@ impl System {
                             let mb = (l2.abs().max(h2.abs()) - 1).max(0);
                             let m = l1.abs().max(h1.abs());
                             let bound = mb.max(if l2 <= 0 && h2 >= 0 { m } else { 0 }).min(m);
-                            if l1 >= 0 { (0, bound) } else { (-bound, bound) }
+                            if l1 >= 0 {
+                                (0, bound)
+                            } else {
+                                (-bound, bound)
+                            }
                         }
                     };
                     Type::Int {
@@ -334,11 +362,16 @@ impl System {
                         hi: checked(hi)?,
                     }
                 }
-                (Type::BitVec { width: w1, signed: s1 }, Type::BitVec { width: w2, signed: s2 })
-                    if w1 == w2 && s1 == s2 =>
-                {
-                    a
-                }
+                (
+                    Type::BitVec {
+                        width: w1,
+                        signed: s1,
+                    },
+                    Type::BitVec {
+                        width: w2,
+                        signed: s2,
+                    },
+                ) if w1 == w2 && s1 == s2 => a,
                 _ => return Err(err()),
             },
             Shl | Shr => match (a, b) {
@@ -346,7 +379,9 @@ impl System {
                 _ => return Err(err()),
             },
             Concat => match (a, b) {
-                (Type::BitVec { width: w1, .. }, Type::BitVec { width: w2, .. }) => Type::ubv(w1 + w2),
+                (Type::BitVec { width: w1, .. }, Type::BitVec { width: w2, .. }) => {
+                    Type::ubv(w1 + w2)
+                }
                 _ => return Err(err()),
             },
         })
@@ -370,7 +405,11 @@ impl System {
 
     /// An integer constant (type `Int{v..v}`).
     pub fn int_const(&mut self, v: i64, span: Option<Span>) -> ExprId {
-        self.mk_typed(ExprKind::Const(Value::Int(v)), Type::Int { lo: v, hi: v }, span)
+        self.mk_typed(
+            ExprKind::Const(Value::Int(v)),
+            Type::Int { lo: v, hi: v },
+            span,
+        )
     }
 
     /// A bit-vector constant of the given type.
@@ -395,7 +434,11 @@ impl System {
     }
 
     /// A fresh nondeterministic choice site over `options`.
-    pub fn choice(&mut self, options: Vec<ExprId>, span: Option<Span>) -> Result<ExprId, TypeError> {
+    pub fn choice(
+        &mut self,
+        options: Vec<ExprId>,
+        span: Option<Span>,
+    ) -> Result<ExprId, TypeError> {
         let id = ChoiceId(self.choices.len() as u32);
         let kind = ExprKind::Choice {
             id,
@@ -511,7 +554,10 @@ mod tests {
         s.rewrite(|_, orig, new| Ok(if orig == one { two } else { new }))
             .unwrap();
         let next = s.vars[0].next.unwrap();
-        assert_eq!(s.exprs.node(next).kind, ExprKind::Binary(BinOp::Add, xr, two));
+        assert_eq!(
+            s.exprs.node(next).kind,
+            ExprKind::Binary(BinOp::Add, xr, two)
+        );
     }
 }
 
@@ -526,7 +572,9 @@ mod regression_tests {
         let xr = s.var_ref(x, None);
         let m1 = s.int_const(-1, None);
         let d = s.mk(ExprKind::Binary(BinOp::Div, xr, m1), None).unwrap();
-        let Type::Int { lo, hi } = s.ty(d) else { panic!("not an int") };
+        let Type::Int { lo, hi } = s.ty(d) else {
+            panic!("not an int")
+        };
         assert!(lo <= -5 && hi >= 0, "{lo}..{hi}");
     }
 

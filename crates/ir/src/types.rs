@@ -18,7 +18,10 @@ pub struct EnumType {
 impl EnumType {
     /// Index of a symbolic value.
     pub fn index_of(&self, value: &str) -> Option<u32> {
-        self.values.iter().position(|v| v == value).map(|i| i as u32)
+        self.values
+            .iter()
+            .position(|v| v == value)
+            .map(|i| i as u32)
     }
 }
 
@@ -118,7 +121,10 @@ impl Type {
         match self {
             Type::Bool => "boolean".into(),
             Type::BitVec { width, signed } => {
-                format!("{} word[{width}]", if signed { "signed" } else { "unsigned" })
+                format!(
+                    "{} word[{width}]",
+                    if signed { "signed" } else { "unsigned" }
+                )
             }
             Type::Enum(e) => match enums.get(e.0 as usize) {
                 Some(t) => format!("{{{}}}", t.values.join(", ")),

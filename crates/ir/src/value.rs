@@ -108,9 +108,10 @@ impl Value {
             Type::Bool => Value::Bool(bits.first().copied().unwrap_or(false)),
             Type::BitVec { width, .. } => Value::bits(width, n),
             Type::Enum(_) => Value::Enum(n.to_u32().unwrap_or(u32::MAX)),
-            Type::Int { lo, .. } => {
-                Value::Int((lo as i128 + n.to_i128().unwrap_or(i128::MAX)).clamp(i64::MIN as i128, i64::MAX as i128) as i64)
-            }
+            Type::Int { lo, .. } => Value::Int(
+                (lo as i128 + n.to_i128().unwrap_or(i128::MAX))
+                    .clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+            ),
         }
     }
 

@@ -34,7 +34,9 @@ pub fn conditional(sys: &System, mutant: &Mutant) -> Result<ConditionalMutant, M
         }
         let node = s.exprs.node(rebuilt).clone();
         let mutated = match (&mutant.edit, &node.kind) {
-            (Edit::BinOp(op), ExprKind::Binary(_, a, b)) => s.mk(ExprKind::Binary(*op, *a, *b), None)?,
+            (Edit::BinOp(op), ExprKind::Binary(_, a, b)) => {
+                s.mk(ExprKind::Binary(*op, *a, *b), None)?
+            }
             (Edit::IntConst(v), _) => s.int_const(*v, None),
             _ => return Ok(rebuilt),
         };
@@ -79,8 +81,16 @@ mod tests {
         let x = s.add_var("x", Type::Int { lo: 0, hi: 3 }, Role::Input, None);
         let xr = s.var_ref(x, Some(Span::new(f, 0, 1)));
         let two = s.int_const(2, Some(Span::new(f, 4, 5)));
-        let lt = s.mk(ExprKind::Binary(BinOp::Lt, xr, two), Some(Span::new(f, 0, 5))).unwrap();
-        s.outputs.push(Output { name: "o".into(), expr: lt });
+        let lt = s
+            .mk(
+                ExprKind::Binary(BinOp::Lt, xr, two),
+                Some(Span::new(f, 0, 5)),
+            )
+            .unwrap();
+        s.outputs.push(Output {
+            name: "o".into(),
+            expr: lt,
+        });
         let ms = enumerate(&s, &[Operator::Ror]);
         let le = ms.iter().find(|m| m.replacement == "x <= 2").unwrap();
         let c = conditional(&s, le).unwrap();

@@ -48,7 +48,10 @@ pub struct NdInput {
 
 /// Makes all nondeterminism of `sys` controllable, except the free initial values of the
 /// variables in `keep_free` (e.g. the mutant selector). Returns the inputs it created.
-pub fn make_controllable(sys: &mut System, keep_free: &[VarId]) -> Result<Vec<NdInput>, MutateError> {
+pub fn make_controllable(
+    sys: &mut System,
+    keep_free: &[VarId],
+) -> Result<Vec<NdInput>, MutateError> {
     let mut created = Vec::new();
     // Choice sites: one input per site, shared by all occurrences of the site's node.
     let mut site_inputs: Vec<Option<VarId>> = vec![None; sys.choices.len()];
@@ -107,7 +110,9 @@ pub fn make_controllable(sys: &mut System, keep_free: &[VarId]) -> Result<Vec<Nd
             sys.vars[i].init = Some(read);
             created.push(NdInput {
                 var: input,
-                source: NdSource::Init { var: var.name.clone() },
+                source: NdSource::Init {
+                    var: var.name.clone(),
+                },
             });
         }
         if var.role == Role::State && var.next.is_none() {
@@ -117,7 +122,9 @@ pub fn make_controllable(sys: &mut System, keep_free: &[VarId]) -> Result<Vec<Nd
             sys.vars[i].next = Some(read);
             created.push(NdInput {
                 var: input,
-                source: NdSource::Next { var: var.name.clone() },
+                source: NdSource::Next {
+                    var: var.name.clone(),
+                },
             });
         }
     }
@@ -149,7 +156,10 @@ mod tests {
         s.vars[0].init = Some(zero);
         s.vars[0].next = Some(c);
         let xr = s.var_ref(x, None);
-        s.outputs.push(Output { name: "x".into(), expr: xr });
+        s.outputs.push(Output {
+            name: "x".into(),
+            expr: xr,
+        });
         let created = make_controllable(&mut s, &[]).unwrap();
         assert_eq!(created.len(), 1);
         let nd = created[0].var;
@@ -172,7 +182,10 @@ mod tests {
         let kinds: Vec<_> = created.iter().map(|c| c.source.clone()).collect();
         assert_eq!(
             kinds,
-            vec![NdSource::Init { var: "a".into() }, NdSource::Next { var: "a".into() }]
+            vec![
+                NdSource::Init { var: "a".into() },
+                NdSource::Next { var: "a".into() }
+            ]
         );
         assert!(s.var(a).init.is_some() && s.var(a).next.is_some());
         assert!(s.var(m).init.is_none());

@@ -17,7 +17,11 @@ pub enum Operator {
 
 impl Operator {
     /// Every operator, in the order mutants are numbered.
-    pub const ALL: [Operator; 3] = [Operator::Ror, Operator::ConstPlusOne, Operator::ConstMinusOne];
+    pub const ALL: [Operator; 3] = [
+        Operator::Ror,
+        Operator::ConstPlusOne,
+        Operator::ConstMinusOne,
+    ];
 
     /// Short name used in reports and on the command line.
     pub fn name(self) -> &'static str {
@@ -57,7 +61,14 @@ pub struct Mutant {
     pub edit: Edit,
 }
 
-const RELATIONAL: [BinOp; 6] = [BinOp::Eq, BinOp::Ne, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge];
+const RELATIONAL: [BinOp; 6] = [
+    BinOp::Eq,
+    BinOp::Ne,
+    BinOp::Lt,
+    BinOp::Le,
+    BinOp::Gt,
+    BinOp::Ge,
+];
 
 /// Spelling of a relational operator in the source language of the system (SMV style).
 fn rel_symbol(op: BinOp) -> &'static str {
@@ -83,25 +94,46 @@ pub fn enumerate(sys: &System, operators: &[Operator]) -> Vec<Mutant> {
         let Some(span) = node.span else { continue };
         let original = sys.sources.snippet(span).to_string();
         match &node.kind {
-            ExprKind::Binary(op, a, b) if op.is_relational() && operators.contains(&Operator::Ror) => {
+            ExprKind::Binary(op, a, b)
+                if op.is_relational() && operators.contains(&Operator::Ror) =>
+            {
                 let (ta, tb) = (sys.ty(*a), sys.ty(*b));
                 let ordered = matches!(
                     (ta, tb),
-                    (Type::Int { .. }, Type::Int { .. }) | (Type::BitVec { .. }, Type::BitVec { .. })
+                    (Type::Int { .. }, Type::Int { .. })
+                        | (Type::BitVec { .. }, Type::BitVec { .. })
                 );
-                let (Some(sa), Some(sb)) = (sys.exprs.node(*a).span, sys.exprs.node(*b).span) else {
+                let (Some(sa), Some(sb)) = (sys.exprs.node(*a).span, sys.exprs.node(*b).span)
+                else {
                     continue;
                 };
                 for new in RELATIONAL {
                     if new == *op || (!ordered && !matches!(new, BinOp::Eq | BinOp::Ne)) {
                         continue;
                     }
-                    let replacement = replace_operator(
-                        &original,
-                        (sa.end - span.start) as usize,
-                        (sb.start - span.start) as usize,
-                        rel_symbol(new),
-                    );
+                    // Operands inside the node's text (the usual case): splice the operator.
+                    // Otherwise (e.g. an operand expanded from a macro defined elsewhere)
+                    // spell the expression from the operands' texts.
+                    let inside = sa.file == span.file
+                        && sb.file == span.file
+                        && span.start <= sa.end
+                        && sa.end <= sb.start
+                        && sb.start <= span.end;
+                    let replacement = if inside {
+                        replace_operator(
+                            &original,
+                            (sa.end - span.start) as usize,
+                            (sb.start - span.start) as usize,
+                            rel_symbol(new),
+                        )
+                    } else {
+                        format!(
+                            "{} {} {}",
+                            sys.sources.snippet(sa),
+                            rel_symbol(new),
+                            sys.sources.snippet(sb)
+                        )
+                    };
                     out.push(Mutant {
                         id: 0,
                         operator: Operator::Ror,
@@ -114,11 +146,16 @@ pub fn enumerate(sys: &System, operators: &[Operator]) -> Vec<Mutant> {
                 }
             }
             ExprKind::Const(Value::Int(v)) => {
-                for (op, delta) in [(Operator::ConstPlusOne, 1i64), (Operator::ConstMinusOne, -1)] {
+                for (op, delta) in [
+                    (Operator::ConstPlusOne, 1i64),
+                    (Operator::ConstMinusOne, -1),
+                ] {
                     if !operators.contains(&op) {
                         continue;
                     }
-                    let Some(n) = v.checked_add(delta) else { continue };
+                    let Some(n) = v.checked_add(delta) else {
+                        continue;
+                    };
                     out.push(Mutant {
                         id: 0,
                         operator: op,
@@ -134,8 +171,20 @@ pub fn enumerate(sys: &System, operators: &[Operator]) -> Vec<Mutant> {
         }
     }
     out.sort_by(|x, y| {
-        (x.span.file, x.span.start, x.span.end, x.operator, &x.replacement)
-            .cmp(&(y.span.file, y.span.start, y.span.end, y.operator, &y.replacement))
+        (
+            x.span.file,
+            x.span.start,
+            x.span.end,
+            x.operator,
+            &x.replacement,
+        )
+            .cmp(&(
+                y.span.file,
+                y.span.start,
+                y.span.end,
+                y.operator,
+                &y.replacement,
+            ))
     });
     for (i, m) in out.iter_mut().enumerate() {
         m.id = i;
@@ -155,9 +204,15 @@ mod tests {
         let xr = s.var_ref(x, Some(Span::new(f, 0, 1)));
         let two = s.int_const(2, Some(Span::new(f, 5, 6)));
         let le = s
-            .mk(ExprKind::Binary(BinOp::Le, xr, two), Some(Span::new(f, 0, 6)))
+            .mk(
+                ExprKind::Binary(BinOp::Le, xr, two),
+                Some(Span::new(f, 0, 6)),
+            )
             .unwrap();
-        s.outputs.push(hypermut_ir::Output { name: "o".into(), expr: le });
+        s.outputs.push(hypermut_ir::Output {
+            name: "o".into(),
+            expr: le,
+        });
         (s, le)
     }
 
@@ -165,7 +220,10 @@ mod tests {
     fn ror_and_constants_are_enumerated_with_text() {
         let (s, le) = sample();
         let ms = enumerate(&s, &Operator::ALL);
-        let texts: Vec<_> = ms.iter().map(|m| (m.operator, m.replacement.as_str())).collect();
+        let texts: Vec<_> = ms
+            .iter()
+            .map(|m| (m.operator, m.replacement.as_str()))
+            .collect();
         assert_eq!(
             texts,
             vec![
@@ -178,8 +236,13 @@ mod tests {
                 (Operator::ConstMinusOne, "1"),
             ]
         );
-        assert!(ms[..5].iter().all(|m| m.site == le && m.original == "x <= 2"));
-        assert_eq!(ms.iter().map(|m| m.id).collect::<Vec<_>>(), (0..7).collect::<Vec<_>>());
+        assert!(ms[..5]
+            .iter()
+            .all(|m| m.site == le && m.original == "x <= 2"));
+        assert_eq!(
+            ms.iter().map(|m| m.id).collect::<Vec<_>>(),
+            (0..7).collect::<Vec<_>>()
+        );
     }
 
     #[test]
@@ -190,8 +253,13 @@ mod tests {
         let a = s.add_var("a", Type::Enum(e), Role::Input, None);
         let ar = s.var_ref(a, Some(Span::new(f, 0, 1)));
         let b = s.enum_const(e, 0, Some(Span::new(f, 4, 5)));
-        let eq = s.mk(ExprKind::Binary(BinOp::Eq, ar, b), Some(Span::new(f, 0, 5))).unwrap();
-        s.outputs.push(hypermut_ir::Output { name: "o".into(), expr: eq });
+        let eq = s
+            .mk(ExprKind::Binary(BinOp::Eq, ar, b), Some(Span::new(f, 0, 5)))
+            .unwrap();
+        s.outputs.push(hypermut_ir::Output {
+            name: "o".into(),
+            expr: eq,
+        });
         let ms = enumerate(&s, &Operator::ALL);
         assert_eq!(ms.len(), 1);
         assert_eq!(ms[0].replacement, "a != b");

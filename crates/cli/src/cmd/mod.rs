@@ -1,0 +1,6 @@
+//! One module per subcommand.
+
+pub mod aiger;
+pub mod mutants;
+pub mod product;
+pub mod testgen;

@@ -1,0 +1,419 @@
+//! `hypermut testgen`: decide every mutant, write a killing test for each killed one.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{anyhow, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use hypermut_aig::write_witness;
+use hypermut_aig::Lit;
+use hypermut_hyper::{extract_test, range_check, MutantProduct, Test};
+use hypermut_ir::System;
+use hypermut_mutate::{Mutant, NdSource};
+use hypermut_prove::bmc::{check_bound, Bmc};
+use hypermut_prove::{Engine, Verdict};
+
+use crate::files::{append_line, write_atomic};
+use crate::model::{load, location, model_hash, mutants};
+
+/// Options of `hypermut testgen`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The SMV model.
+    pub model: PathBuf,
+    /// BMC bound: the deepest frame searched for a killing test.
+    #[arg(long, default_value_t = 20)]
+    pub bound: usize,
+    /// Worker threads (default: number of cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Directory for `summary.json`, `results.jsonl` and the tests.
+    #[arg(long, default_value = "hypermut-out")]
+    pub out: PathBuf,
+}
+
+/// The outcome for one mutant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// A test distinguishes mutant and original.
+    Killed,
+    /// Proven to behave like the original on every input sequence.
+    Equivalent,
+    /// Not killed within the bound, not proven equivalent.
+    Unknown,
+    /// The mutant could not be built or its verdict could not be confirmed.
+    Error,
+    /// The mutant is not a valid model: it assigns a value outside a variable's range in some
+    /// state (NuSMV rejects such models).
+    Invalid,
+}
+
+/// Sizes of a product circuit.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct ProductSize {
+    /// Inputs (shared by both copies).
+    pub inputs: usize,
+    /// Latches in total.
+    pub latches: usize,
+    /// Latches shared by both copies.
+    pub shared_latches: usize,
+    /// Latches duplicated because they lie in the mutation's fan-out (counted once).
+    pub duplicated_latches: usize,
+    /// AND gates.
+    pub ands: usize,
+}
+
+/// One line of `results.jsonl` and one entry of `summary.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MutantRecord {
+    /// Mutant id.
+    pub id: usize,
+    /// Operator name.
+    pub operator: String,
+    /// `file:line:col` of the mutated expression.
+    pub location: String,
+    /// Original text.
+    pub original: String,
+    /// Replacement text.
+    pub replacement: String,
+    /// Verdict.
+    pub outcome: Outcome,
+    /// Frame of the first differing output (killed mutants).
+    pub depth: Option<usize>,
+    /// Test file, relative to the output directory (killed mutants).
+    pub test: Option<String>,
+    /// Why the verdict is what it is.
+    pub reason: String,
+    /// Product size.
+    pub product: ProductSize,
+    /// Wall-clock time for this mutant, in milliseconds.
+    pub millis: u64,
+}
+
+/// `summary.json`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Summary {
+    /// Model path as given.
+    pub model: String,
+    /// Hash of the model's sources.
+    pub model_hash: String,
+    /// BMC bound used.
+    pub bound: usize,
+    /// Number of mutants.
+    pub mutants: usize,
+    /// Killed mutants.
+    pub killed: usize,
+    /// Equivalent mutants.
+    pub equivalent: usize,
+    /// Mutants without a verdict.
+    pub unknown: usize,
+    /// Mutants that are not valid models.
+    pub invalid: usize,
+    /// Mutants that failed.
+    pub errors: usize,
+    /// Per-mutant records, by id.
+    pub results: Vec<MutantRecord>,
+}
+
+/// A test file: the test plus what it belongs to.
+#[derive(Serialize)]
+struct TestFile<'a> {
+    model: &'a str,
+    model_hash: &'a str,
+    operator: &'a str,
+    location: &'a str,
+    original: &'a str,
+    replacement: &'a str,
+    inputs: Vec<String>,
+    outputs: Vec<String>,
+    /// Controllable nondeterminism: nd input name → what it resolves.
+    nd: BTreeMap<String, String>,
+    #[serde(flatten)]
+    test: &'a Test,
+}
+
+struct Ctx<'a> {
+    sys: &'a System,
+    model: String,
+    hash: String,
+    bound: usize,
+    out: &'a Path,
+}
+
+fn decide(ctx: &Ctx, m: &Mutant) -> MutantRecord {
+    let start = Instant::now();
+    let mut rec = MutantRecord {
+        id: m.id,
+        operator: m.operator.name().into(),
+        location: location(ctx.sys, m),
+        original: m.original.clone(),
+        replacement: m.replacement.clone(),
+        outcome: Outcome::Error,
+        depth: None,
+        test: None,
+        reason: String::new(),
+        product: ProductSize::default(),
+        millis: 0,
+    };
+    match decide_inner(ctx, m, &mut rec) {
+        Ok(()) => {}
+        Err(e) => {
+            rec.outcome = Outcome::Error;
+            rec.reason = format!("{e:#}");
+        }
+    }
+    rec.millis = start.elapsed().as_millis() as u64;
+    rec
+}
+
+fn decide_inner(ctx: &Ctx, m: &Mutant, rec: &mut MutantRecord) -> Result<()> {
+    let mp = MutantProduct::build(ctx.sys, m)?;
+    let p = &mp.product;
+    rec.product = ProductSize {
+        inputs: p.aig.inputs.len(),
+        latches: p.aig.latches.len(),
+        shared_latches: p.shared_latches,
+        duplicated_latches: p.duplicated_latches,
+        ands: p.aig.num_ands(),
+    };
+    if let Some(var) = out_of_range(&mp)? {
+        rec.outcome = Outcome::Invalid;
+        rec.reason = format!(
+            "the mutant can assign a value outside the range of {var} (NuSMV rejects such models)"
+        );
+        return Ok(());
+    }
+    if !p.observable || p.aig.bad.first().map(|b| b.lit) == Some(Lit::FALSE) {
+        rec.outcome = Outcome::Equivalent;
+        rec.reason =
+            "the mutation leaves the circuit unchanged or reaches no output (structural check)"
+                .into();
+        return Ok(());
+    }
+    let mut bmc = Bmc {
+        max_bound: ctx.bound,
+        time_limit: None,
+    };
+    match bmc.check(&p.aig) {
+        Verdict::Unsafe(w) => {
+            let test = extract_test(&mp.conditional, &mp.nd, &mp.blasted, &w)
+                .context("the counterexample does not replay on the word-level model")?;
+            let name = format!("tests/mutant-{}.json", m.id);
+            let sys = &mp.conditional.system;
+            let file = TestFile {
+                model: &ctx.model,
+                model_hash: &ctx.hash,
+                operator: m.operator.name(),
+                location: &rec.location,
+                original: &m.original,
+                replacement: &m.replacement,
+                inputs: sys
+                    .vars
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, v)| {
+                        v.role == hypermut_ir::Role::Input
+                            && !mp.nd.iter().any(|n| n.var.0 as usize == *i)
+                    })
+                    .map(|(_, v)| v.name.clone())
+                    .collect(),
+                nd: mp
+                    .nd
+                    .iter()
+                    .map(|n| (sys.var(n.var).name.clone(), describe_nd(sys, &n.source)))
+                    .collect(),
+                outputs: sys.outputs.iter().map(|o| o.name.clone()).collect(),
+                test: &test,
+            };
+            write_atomic(
+                &ctx.out.join(&name),
+                serde_json::to_string_pretty(&file)?.as_bytes(),
+            )?;
+            write_atomic(
+                &ctx.out.join(format!("witnesses/mutant-{}.wit", m.id)),
+                write_witness(&w).as_bytes(),
+            )?;
+            rec.outcome = Outcome::Killed;
+            rec.depth = Some(test.depth);
+            rec.test = Some(name);
+            rec.reason = format!(
+                "BMC counterexample at depth {}, replayed on the model",
+                w.depth()
+            );
+        }
+        Verdict::Safe(_) => {
+            rec.outcome = Outcome::Equivalent;
+            rec.reason = "proved".into();
+        }
+        Verdict::Unknown(r) => {
+            rec.outcome = Outcome::Unknown;
+            rec.reason = r;
+        }
+    }
+    Ok(())
+}
+
+/// What an nd input resolves, for people reading a test.
+fn describe_nd(sys: &System, src: &NdSource) -> String {
+    match src {
+        NdSource::Choice { span, arity, .. } => match span {
+            Some(sp) => format!(
+                "index of the chosen alternative of {} at {}",
+                sys.sources.snippet(*sp),
+                sys.sources.location(*sp)
+            ),
+            None => format!("index of the chosen alternative (of {arity})"),
+        },
+        NdSource::Init { var } => format!("initial value of {var}"),
+        NdSource::Next { var } => format!("next value of {var}"),
+    }
+}
+
+/// The first assignment (`next(x)`, `init(x)`) that the mutant can drive out of range in some
+/// state while the original cannot.
+fn out_of_range(mp: &MutantProduct) -> Result<Option<String>> {
+    let Some(mutant) = range_check(&mp.conditional, true)? else {
+        return Ok(None);
+    };
+    let original = range_check(&mp.conditional, false)?;
+    for (k, b) in mutant.aig.bad.iter().enumerate() {
+        let violates = |rc: &hypermut_hyper::RangeCheck| -> Result<bool> {
+            let Some(g) = rc
+                .aig
+                .bad
+                .iter()
+                .position(|x| x.name == b.name)
+                .and_then(|i| rc.property(i))
+            else {
+                return Ok(false);
+            };
+            Ok(check_bound(&g, 0).map_err(|e| anyhow!("{e}"))?.is_some())
+        };
+        let orig_violates = match &original {
+            Some(o) => violates(o)?,
+            None => false,
+        };
+        if !orig_violates && mutant.property(k).is_some() && violates(&mutant)? {
+            return Ok(Some(b.name.clone()));
+        }
+    }
+    Ok(None)
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<()> {
+    let sys = load(&args.model)?;
+    let all = mutants(&sys);
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    let results_path = args.out.join("results.jsonl");
+    if results_path.exists() {
+        std::fs::remove_file(&results_path)
+            .with_context(|| format!("cannot remove the old {}", results_path.display()))?;
+    }
+    let ctx = Ctx {
+        sys: &sys,
+        model: args.model.display().to_string(),
+        hash: model_hash(&sys),
+        bound: args.bound,
+        out: &args.out,
+    };
+    let bar = ProgressBar::new(all.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} mutants  {msg}  ETA {eta}")
+            .map_err(|e| anyhow!("{e}"))?,
+    );
+    let counts = Mutex::new([0usize; 5]);
+    let write_lock = Mutex::new(());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()
+        .context("cannot start worker threads")?;
+    let mut records: Vec<MutantRecord> = pool.install(|| {
+        all.par_iter()
+            .map(|m| {
+                let rec = decide(&ctx, m);
+                let line = serde_json::to_string(&rec).unwrap_or_default();
+                {
+                    let _g = write_lock.lock().unwrap_or_else(|p| p.into_inner());
+                    if let Err(e) = append_line(&results_path, &line) {
+                        bar.println(format!("warning: {e:#}"));
+                    }
+                }
+                let mut c = counts.lock().unwrap_or_else(|p| p.into_inner());
+                c[rec.outcome as usize] += 1;
+                bar.set_message(format!(
+                    "killed {}  equivalent {}  unknown {}  invalid {}  errors {}",
+                    c[0], c[1], c[2], c[4], c[3]
+                ));
+                bar.inc(1);
+                rec
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    records.sort_by_key(|r| r.id);
+    let count = |o: Outcome| records.iter().filter(|r| r.outcome == o).count();
+    let summary = Summary {
+        model: ctx.model.clone(),
+        model_hash: ctx.hash.clone(),
+        bound: args.bound,
+        mutants: records.len(),
+        killed: count(Outcome::Killed),
+        equivalent: count(Outcome::Equivalent),
+        unknown: count(Outcome::Unknown),
+        invalid: count(Outcome::Invalid),
+        errors: count(Outcome::Error),
+        results: records,
+    };
+    write_atomic(
+        &args.out.join("summary.json"),
+        serde_json::to_string_pretty(&summary)?.as_bytes(),
+    )?;
+    print_table(&summary);
+    Ok(())
+}
+
+fn print_table(s: &Summary) {
+    println!(
+        "{:>4}  {:<32} {:<8} {:<28} {:<11} {:>5}",
+        "id", "location", "operator", "mutation", "verdict", "depth"
+    );
+    for r in &s.results {
+        let outcome = match r.outcome {
+            Outcome::Killed => "killed",
+            Outcome::Equivalent => "equivalent",
+            Outcome::Unknown => "unknown",
+            Outcome::Error => "ERROR",
+            Outcome::Invalid => "invalid",
+        };
+        println!(
+            "{:>4}  {:<32} {:<8} {:<28} {:<11} {:>5}",
+            r.id,
+            r.location,
+            r.operator,
+            format!("{} → {}", r.original, r.replacement),
+            outcome,
+            r.depth.map(|d| d.to_string()).unwrap_or_else(|| "-".into())
+        );
+        if r.outcome == Outcome::Error {
+            println!("      {}", r.reason);
+        }
+    }
+    let decided = s.mutants - s.equivalent - s.invalid;
+    let score = if decided == 0 {
+        100.0
+    } else {
+        100.0 * s.killed as f64 / decided as f64
+    };
+    println!(
+        "\n{} mutants: {} killed, {} equivalent, {} not killed within bound {}, {} invalid, {} errors; mutation score {:.1}% (killed / valid non-equivalent)",
+        s.mutants, s.killed, s.equivalent, s.unknown, s.bound, s.invalid, s.errors, score
+    );
+}

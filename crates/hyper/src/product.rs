@@ -1,0 +1,163 @@
+//! The φ1 product: two copies sharing inputs and everything outside the mutation's fan-out.
+
+use hypermut_aig::blast::Blasted;
+use hypermut_aig::{Aig, Lit, Node};
+
+use crate::HyperError;
+
+/// The product circuit and how its parts relate to the conditional mutant.
+#[derive(Clone, Debug)]
+pub struct Product {
+    /// Inputs are those of the conditional mutant, in the same order; `bad[0]` is `kill`.
+    pub aig: Aig,
+    /// Output bits of copy A (original), per IR output.
+    pub outputs_a: Vec<Vec<Lit>>,
+    /// Output bits of copy B (mutant), per IR output.
+    pub outputs_b: Vec<Vec<Lit>>,
+    /// Latches of the conditional mutant shared by both copies (selector excluded).
+    pub shared_latches: usize,
+    /// Latches of the conditional mutant that lie in the mutation's sequential fan-out and are
+    /// duplicated.
+    pub duplicated_latches: usize,
+    /// Whether some output lies in the mutation's fan-out (if not, the mutant is equivalent
+    /// without any proof search).
+    pub observable: bool,
+}
+
+/// Variables of `c` that structurally depend on the selector latch, closed under AND fan-out
+/// and under "next-state function in the set ⇒ latch in the set".
+fn sequential_fanout(c: &Aig, selector: u32) -> Vec<bool> {
+    let n = c.num_vars() as usize;
+    let mut f = vec![false; n];
+    f[selector as usize] = true;
+    loop {
+        for v in 0..n {
+            if let Node::And(a, b) = c.node(v as u32) {
+                if f[a.var() as usize] || f[b.var() as usize] {
+                    f[v] = true;
+                }
+            }
+        }
+        let mut grew = false;
+        for l in &c.latches {
+            let v = l.lit.var() as usize;
+            if !f[v] && f[l.next.var() as usize] {
+                f[v] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            return f;
+        }
+    }
+}
+
+/// Builds the product of the conditional mutant `c` whose selector latch is `selector`.
+pub fn product(c: &Blasted, selector: Lit) -> Result<Product, HyperError> {
+    let g = &c.aig;
+    if g.latch_index(selector).is_none() || selector.is_neg() {
+        return Err(HyperError::NoSelector);
+    }
+    let fanout = sequential_fanout(g, selector.var());
+    let mut p = Aig::new();
+    let n = g.num_vars() as usize;
+    let mut map_a = vec![Lit::FALSE; n];
+    let mut map_b = vec![Lit::FALSE; n];
+    for inp in &g.inputs {
+        let l = p.add_input(inp.name.clone());
+        map_a[inp.lit.var() as usize] = l;
+        map_b[inp.lit.var() as usize] = l;
+    }
+    let (mut shared, mut duplicated) = (0, 0);
+    for l in &g.latches {
+        let v = l.lit.var() as usize;
+        if l.lit == selector {
+            map_a[v] = Lit::FALSE;
+            map_b[v] = Lit::TRUE;
+        } else if fanout[v] {
+            map_a[v] = p.add_latch(format!("A.{}", l.name), l.reset);
+            map_b[v] = p.add_latch(format!("B.{}", l.name), l.reset);
+            duplicated += 1;
+        } else {
+            let s = p.add_latch(l.name.clone(), l.reset);
+            map_a[v] = s;
+            map_b[v] = s;
+            shared += 1;
+        }
+    }
+    let tr = |m: &[Lit], l: Lit| m[l.var() as usize].xor(l.is_neg());
+    for v in 0..n {
+        if let Node::And(a, b) = g.node(v as u32) {
+            map_a[v] = {
+                let (x, y) = (tr(&map_a, a), tr(&map_a, b));
+                p.and(x, y)
+            };
+            map_b[v] = if fanout[v] {
+                let (x, y) = (tr(&map_b, a), tr(&map_b, b));
+                p.and(x, y)
+            } else {
+                map_a[v]
+            };
+        }
+    }
+    for l in &g.latches {
+        let v = l.lit.var() as usize;
+        if l.lit == selector {
+            continue;
+        }
+        let na = tr(&map_a, l.next);
+        p.set_next(map_a[v], na);
+        if fanout[v] {
+            let nb = tr(&map_b, l.next);
+            p.set_next(map_b[v], nb);
+        }
+    }
+    for c in &g.constraints {
+        let (a, b) = (tr(&map_a, c.lit), tr(&map_b, c.lit));
+        p.constraints.push(hypermut_aig::Named {
+            lit: a,
+            name: format!("A.{}", c.name),
+        });
+        if b != a {
+            p.constraints.push(hypermut_aig::Named {
+                lit: b,
+                name: format!("B.{}", c.name),
+            });
+        }
+    }
+    let outputs_a: Vec<Vec<Lit>> = c
+        .outputs
+        .iter()
+        .map(|o| o.bits.iter().map(|b| tr(&map_a, *b)).collect())
+        .collect();
+    let outputs_b: Vec<Vec<Lit>> = c
+        .outputs
+        .iter()
+        .map(|o| o.bits.iter().map(|b| tr(&map_b, *b)).collect())
+        .collect();
+    let mut diffs = Vec::new();
+    for (oa, ob) in outputs_a.iter().zip(&outputs_b) {
+        for (a, b) in oa.iter().zip(ob) {
+            if a != b {
+                diffs.push(p.xor(*a, *b));
+            }
+        }
+    }
+    let observable = c
+        .outputs
+        .iter()
+        .any(|o| o.bits.iter().any(|b| fanout[b.var() as usize]));
+    let kill = p.or_all(diffs);
+    p.bad.push(hypermut_aig::Named {
+        lit: kill,
+        name: "kill".into(),
+    });
+    Ok(Product {
+        aig: p,
+        outputs_a,
+        outputs_b,
+        shared_latches: shared,
+        duplicated_latches: duplicated,
+        observable,
+    })
+}

@@ -1,0 +1,149 @@
+//! Linear tests cut from witnesses of the product, replayed on the word-level system.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use hypermut_aig::blast::Blasted;
+use hypermut_aig::Witness;
+use hypermut_ir::{Frame, Interpreter, Value, VarId};
+use hypermut_mutate::{ConditionalMutant, NdInput};
+
+use crate::HyperError;
+
+/// One step of a test: what to apply and what the original must answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestFrame {
+    /// Input values, by input name.
+    pub inputs: BTreeMap<String, String>,
+    /// Values of the controllable nondeterminism (nd inputs), by name.
+    pub nd: BTreeMap<String, String>,
+    /// The original's outputs, by output name.
+    pub outputs: BTreeMap<String, String>,
+}
+
+/// A linear test that kills one mutant: inputs per step and the original's expected outputs,
+/// up to and including the first step where the mutant's outputs differ.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Test {
+    /// Mutant id.
+    pub mutant: usize,
+    /// 0-based frame of the first differing output (the test has `depth + 1` steps).
+    pub depth: usize,
+    /// The steps.
+    pub frames: Vec<TestFrame>,
+    /// The mutant's outputs in the last step (at least one differs from the original's).
+    pub mutant_outputs: BTreeMap<String, String>,
+    /// Whether the test sets nd values, i.e. needs control over the model's nondeterminism.
+    pub requires_nd_control: bool,
+}
+
+/// Values of the IR input variables in every frame of a witness (x grounded to 0).
+fn decode_inputs(blasted: &Blasted, w: &Witness) -> Result<Vec<HashMap<VarId, Value>>, HyperError> {
+    let n_inputs = blasted.aig.inputs.len();
+    let mut frames = Vec::with_capacity(w.inputs.len());
+    for (k, vec) in w.inputs.iter().enumerate() {
+        if vec.len() != n_inputs {
+            return Err(HyperError::WitnessShape(format!(
+                "frame {k} has {} input values, the circuit has {n_inputs} inputs",
+                vec.len()
+            )));
+        }
+        let mut vals = HashMap::new();
+        for vb in &blasted.inputs {
+            let bits: Vec<bool> = vb
+                .bits
+                .iter()
+                .map(|b| {
+                    blasted
+                        .aig
+                        .input_index(*b)
+                        .and_then(|i| vec[i])
+                        .unwrap_or(false)
+                        ^ b.is_neg()
+                })
+                .collect();
+            vals.insert(vb.var, Value::from_storage_bits(vb.ty, &bits));
+        }
+        frames.push(vals);
+    }
+    Ok(frames)
+}
+
+/// Cuts a test from a witness of the product of `cm` (nd-transformed, blasted as `blasted`)
+/// and replays it on the word-level system: with `mut = 0` it yields the expected outputs,
+/// with `mut = 1` the outputs agree up to the last step and differ there.
+pub fn extract_test(
+    cm: &ConditionalMutant,
+    nd: &[NdInput],
+    blasted: &Blasted,
+    witness: &Witness,
+) -> Result<Test, HyperError> {
+    let sys = &cm.system;
+    let inputs = decode_inputs(blasted, witness)?;
+    let frames: Vec<Frame> = inputs
+        .into_iter()
+        .map(|inputs| Frame {
+            inputs,
+            ..Frame::default()
+        })
+        .collect();
+    let interp = Interpreter::new(sys);
+    let run = |m: bool| {
+        interp
+            .run(&HashMap::from([(cm.mut_var, Value::Bool(m))]), &frames)
+            .map_err(|e| HyperError::Replay(e.to_string()))
+    };
+    let (orig, mutant) = (run(false)?, run(true)?);
+    let depth = (0..frames.len())
+        .find(|k| orig.outputs[*k] != mutant.outputs[*k])
+        .ok_or_else(|| {
+            HyperError::Replay(
+                "the outputs of original and mutant never differ on the witness".into(),
+            )
+        })?;
+    if let Some(k) = (0..=depth).find(|k| !orig.constraints_ok[*k] || !mutant.constraints_ok[*k]) {
+        return Err(HyperError::Replay(format!(
+            "a constraint is violated in frame {k}"
+        )));
+    }
+    let nd_vars: Vec<VarId> = nd.iter().map(|n| n.var).collect();
+    let show = |v: VarId, val: &Value| val.display(sys.var(v).ty, &sys.enums);
+    let out_map = |vals: &[Value]| -> BTreeMap<String, String> {
+        sys.outputs
+            .iter()
+            .zip(vals)
+            .map(|(o, v)| (o.name.clone(), v.display(sys.ty(o.expr), &sys.enums)))
+            .collect()
+    };
+    let test_frames: Vec<TestFrame> = (0..=depth)
+        .map(|k| {
+            let mut tf = TestFrame {
+                inputs: BTreeMap::new(),
+                nd: BTreeMap::new(),
+                outputs: out_map(&orig.outputs[k]),
+            };
+            for (v, val) in &frames[k].inputs {
+                let name = sys.var(*v).name.clone();
+                if nd_vars.contains(v) {
+                    // A choice selector is shown as the index of the chosen alternative.
+                    let shown = match val {
+                        Value::Bits { bits, .. } => bits.to_string(),
+                        other => show(*v, other),
+                    };
+                    tf.nd.insert(name, shown);
+                } else {
+                    tf.inputs.insert(name, show(*v, val));
+                }
+            }
+            tf
+        })
+        .collect();
+    Ok(Test {
+        mutant: cm.mutant.id,
+        depth,
+        requires_nd_control: !nd.is_empty(),
+        mutant_outputs: out_map(&mutant.outputs[depth]),
+        frames: test_frames,
+    })
+}

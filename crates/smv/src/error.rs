@@ -1,0 +1,88 @@
+//! Errors of the SMV front-end: every problem in the model text carries a [`Span`].
+
+use std::path::PathBuf;
+
+use hypermut_ir::{SourceMap, Span};
+
+/// A located problem found while lexing, parsing or elaborating, before it is rendered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Diag {
+    /// Where the problem is.
+    pub span: Span,
+    /// What is wrong (without location).
+    pub message: String,
+}
+
+impl Diag {
+    /// A diagnostic at `span`.
+    pub fn new(span: Span, message: impl Into<String>) -> Self {
+        Diag {
+            span,
+            message: message.into(),
+        }
+    }
+
+    /// Renders the diagnostic against the sources it refers to.
+    pub fn into_error(self, sources: &SourceMap) -> SmvError {
+        let rendered = sources
+            .render(self.span, &self.message)
+            .trim_end()
+            .to_string();
+        SmvError::Source {
+            span: self.span,
+            message: self.message,
+            rendered,
+        }
+    }
+}
+
+/// Why an SMV model could not be turned into a [`hypermut_ir::System`].
+#[derive(Debug, thiserror::Error)]
+pub enum SmvError {
+    /// A problem in the model text. Displays as `file:line:col: error: message`, the source
+    /// line and a caret underline.
+    #[error("{rendered}")]
+    Source {
+        /// Where the problem is.
+        span: Span,
+        /// The bare message, without location.
+        message: String,
+        /// The caret diagnostic shown by `Display`.
+        rendered: String,
+    },
+    /// The model file could not be read.
+    #[error("{}: cannot read model: {source}", .path.display())]
+    Io {
+        /// The path that was given.
+        path: PathBuf,
+        /// The underlying I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The front-end failed internally (a bug, reported instead of panicking).
+    #[error("{name}: internal error in the SMV front-end: {detail}")]
+    Internal {
+        /// The model's display name.
+        name: String,
+        /// What went wrong.
+        detail: String,
+    },
+}
+
+impl SmvError {
+    /// The source range of a model-text problem (`None` for I/O and internal errors).
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            SmvError::Source { span, .. } => Some(*span),
+            SmvError::Io { .. } | SmvError::Internal { .. } => None,
+        }
+    }
+
+    /// The message without location or caret lines.
+    pub fn message(&self) -> String {
+        match self {
+            SmvError::Source { message, .. } => message.clone(),
+            other => other.to_string(),
+        }
+    }
+}
