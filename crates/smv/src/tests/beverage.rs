@@ -5,7 +5,7 @@ use hypermut_ir::{BinOp, ChoiceId, ExprKind, Frame, Interpreter, Role, Type, Val
 use super::{node_with_text, ok, BEVERAGE};
 
 #[test]
-fn beverage_elaborates_with_one_input_two_outputs_one_choice() {
+fn beverage_elaborates_with_one_input_one_output_one_choice() {
     let sys = ok(BEVERAGE);
     assert_eq!(sys.name, "main");
     let names: Vec<&str> = sys.vars.iter().map(|v| v.name.as_str()).collect();
@@ -14,7 +14,8 @@ fn beverage_elaborates_with_one_input_two_outputs_one_choice() {
     assert_eq!(roles, [Role::Input, Role::State, Role::State]);
     assert_eq!(sys.vars[1].ty, Type::Int { lo: 0, hi: 2 });
     let outs: Vec<&str> = sys.outputs.iter().map(|o| o.name.as_str()).collect();
-    assert_eq!(outs, ["wtr", "out"]);
+    // The model's `-- @output out` pragma: the water level is internal.
+    assert_eq!(outs, ["out"]);
     assert_eq!(sys.choices.len(), 1);
     assert_eq!(sys.choices[0].arity, 2);
     let site = sys.choices[0].span.expect("choice has a span");
@@ -93,9 +94,13 @@ fn beverage_run_matches_hand_derivation() {
         .run(&HashMap::new(), &frames)
         .unwrap_or_else(|e| panic!("{e}"));
     let (none, coff) = (Value::Enum(0), Value::Enum(1));
-    let out: Vec<Value> = trace.outputs.iter().map(|o| o[1].clone()).collect();
+    let out: Vec<Value> = trace.outputs.iter().map(|o| o[0].clone()).collect();
     assert_eq!(out, [none.clone(), coff.clone(), coff.clone(), none, coff]);
-    let wtr: Vec<Value> = trace.outputs.iter().map(|o| o[0].clone()).collect();
+    let wtr: Vec<Value> = trace
+        .states
+        .iter()
+        .map(|s| s[1].clone().expect("wtr has a value"))
+        .collect();
     assert_eq!(wtr, [2, 1, 0, 2, 1].map(Value::Int));
     assert!(trace.constraints_ok.iter().all(|ok| *ok));
 }
@@ -114,5 +119,5 @@ fn beverage_choice_index_selects_tea() {
     let trace = Interpreter::new(&sys)
         .run(&HashMap::new(), &frames)
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(trace.outputs[1][1], Value::Enum(2), "tea is option 1");
+    assert_eq!(trace.outputs[1][0], Value::Enum(2), "tea is option 1");
 }

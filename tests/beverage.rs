@@ -1,0 +1,166 @@
+//! The golden example of the issue: the beverage machine's "refill 1 instead of 2" mutant is
+//! killed by the shortest test req, req, fill, req, req (+ one step, because `out` is
+//! registered), and the test replays on the model: the original (mut = 0) produces the test's
+//! outputs, the mutant (mut = 1) agrees until the last step and differs there.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::{hypermut_ok, model};
+use hypermut_ir::{Frame, Interpreter, Type, Value, VarId};
+use hypermut_mutate::{conditional, enumerate, make_controllable, Operator};
+use serde_json::Value as Json;
+
+const BEVERAGE: &str = "models/smv/beverage.smv";
+
+/// Parses the text a test file uses for a value of type `ty`.
+fn parse_value(sys: &hypermut_ir::System, ty: Type, text: &str) -> Value {
+    match ty {
+        Type::Enum(e) => Value::Enum(
+            sys.enums[e.0 as usize]
+                .index_of(text)
+                .expect("an enum value"),
+        ),
+        Type::Bool => Value::Bool(text == "TRUE"),
+        Type::Int { .. } => Value::Int(text.parse().expect("an integer")),
+        Type::BitVec { width, .. } => Value::bits(width, text.parse::<u64>().expect("an index")),
+    }
+}
+
+#[test]
+fn refill_mutant_is_killed_by_the_shortest_test_and_replays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().to_str().expect("utf-8 path");
+    let table = hypermut_ok(&["testgen", BEVERAGE, "--bound", "12", "--out", out]);
+    assert!(table.contains("mutants:"), "{table}");
+
+    // Identify the refill constant in the source independently of hypermut's numbering.
+    let text = std::fs::read_to_string(model(BEVERAGE)).expect("model");
+    let (line_no, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("inp = fill & wtr = 0 : 2"))
+        .expect("the refill line");
+    let col = line.rfind('2').expect("the constant") + 1;
+    let line_col = format!(":{}:{col}", line_no + 1);
+    let location = format!("{BEVERAGE}{line_col}");
+
+    let summary: Json = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("summary.json")).expect("summary.json"),
+    )
+    .expect("valid JSON");
+    let rec = summary["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|r| r["location"] == location.as_str() && r["replacement"] == "1")
+        .unwrap_or_else(|| panic!("no refill-1 mutant at {location}"));
+    assert_eq!(rec["outcome"], "killed");
+    assert_eq!(rec["depth"], 5, "shortest kill is at frame 5");
+
+    let test: Json = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join(rec["test"].as_str().expect("test path")))
+            .expect("test file"),
+    )
+    .expect("valid JSON");
+    let frames = test["frames"].as_array().expect("frames");
+    assert_eq!(frames.len(), 6);
+    let inputs: Vec<&str> = frames
+        .iter()
+        .map(|f| f["inputs"]["inp"].as_str().expect("inp"))
+        .collect();
+    assert_eq!(&inputs[..5], &["req", "req", "fill", "req", "req"]);
+    assert_eq!(test["requires_nd_control"], true);
+
+    // Independent replay on the word-level model: rebuild the conditional mutant from the
+    // source, feed the test's inputs and nd values, run original and mutant separately.
+    let sys = hypermut_smv::load_smv(&model(BEVERAGE)).expect("model loads");
+    let mutant = enumerate(&sys, &Operator::ALL)
+        .into_iter()
+        .find(|m| {
+            sys.sources
+                .location(m.span)
+                .to_string()
+                .ends_with(&line_col)
+                && m.replacement == "1"
+        })
+        .expect("the mutant");
+    let mut cm = conditional(&sys, &mutant).expect("conditional mutant");
+    make_controllable(&mut cm.system, &[cm.mut_var]).expect("nd transformation");
+    let s = &cm.system;
+    let by_name = |n: &str| -> VarId {
+        s.var_by_name(n)
+            .unwrap_or_else(|| panic!("no variable {n}"))
+    };
+    let stimulus: Vec<Frame> = frames
+        .iter()
+        .map(|f| {
+            let mut fr = Frame::default();
+            for section in ["inputs", "nd"] {
+                for (name, v) in f[section].as_object().expect("map") {
+                    let var = by_name(name);
+                    let val = parse_value(s, s.var(var).ty, v.as_str().expect("text"));
+                    fr.inputs.insert(var, val);
+                }
+            }
+            fr
+        })
+        .collect();
+    let run = |m: bool| {
+        Interpreter::new(s)
+            .run(&HashMap::from([(cm.mut_var, Value::Bool(m))]), &stimulus)
+            .expect("replay runs")
+    };
+    let (orig, mutated) = (run(false), run(true));
+    let out_idx = s
+        .outputs
+        .iter()
+        .position(|o| o.name == "out")
+        .expect("output out");
+    let ty = s.ty(s.outputs[out_idx].expr);
+    for (k, f) in frames.iter().enumerate() {
+        let expected = parse_value(s, ty, f["outputs"]["out"].as_str().expect("out"));
+        assert_eq!(orig.outputs[k][out_idx], expected, "original, frame {k}");
+        if k < 5 {
+            assert_eq!(
+                mutated.outputs[k], orig.outputs[k],
+                "mutant agrees in frame {k}"
+            );
+        }
+    }
+    assert_ne!(
+        mutated.outputs[5], orig.outputs[5],
+        "mutant differs in the last frame"
+    );
+    assert_eq!(test["mutant_outputs"]["out"], "none");
+}
+
+#[test]
+fn equivalent_by_construction_mutants_are_recognised_on_both_models() {
+    // `wtr > 0` → `wtr != 0` is the same predicate on 0..2: it must never be reported killed.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().to_str().expect("utf-8 path");
+    hypermut_ok(&["testgen", BEVERAGE, "--bound", "8", "--out", out]);
+    let summary: Json = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("summary.json")).expect("summary.json"),
+    )
+    .expect("valid JSON");
+    let results = summary["results"].as_array().expect("results");
+    let same: Vec<&Json> = results
+        .iter()
+        .filter(|r| r["original"] == "wtr > 0" && r["replacement"] == "wtr != 0")
+        .collect();
+    assert_eq!(same.len(), 2);
+    assert!(
+        same.iter().all(|r| r["outcome"] == "equivalent"),
+        "{same:?}"
+    );
+    // Counts add up.
+    let n = |k: &str| summary[k].as_u64().expect("count");
+    assert_eq!(
+        n("killed") + n("equivalent") + n("unknown") + n("invalid") + n("errors"),
+        n("mutants")
+    );
+    assert_eq!(n("errors"), 0);
+}

@@ -1,0 +1,98 @@
+//! Helpers shared by the end-to-end tests: running the binary and the independent tools.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A bundled model, by path relative to the repository root.
+pub fn model(rel: &str) -> PathBuf {
+    root().join(rel)
+}
+
+/// Runs `hypermut` with `args`.
+pub fn hypermut(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hypermut"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the hypermut binary runs")
+}
+
+/// Runs `hypermut` and insists on success, returning stdout.
+pub fn hypermut_ok(args: &[&str]) -> String {
+    let out = hypermut(args);
+    assert!(
+        out.status.success(),
+        "hypermut {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Whether an external tool is on PATH; prints why a check is skipped if not.
+pub fn have(tool: &str) -> bool {
+    let ok = Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {tool}"))
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !ok {
+        eprintln!("SKIPPED: `{tool}` is not installed (run ../shared/scripts/install-oracles.sh apt pyaiger)");
+    }
+    ok
+}
+
+/// Runs a shell tool and returns stdout+stderr and success.
+pub fn run(cmd: &mut Command) -> (bool, String) {
+    let out = cmd.output().expect("the tool starts");
+    (
+        out.status.success(),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+    )
+}
+
+/// What ABC's BMC reported.
+#[derive(Debug, PartialEq, Eq)]
+pub enum AbcBmc {
+    /// A bad state in this frame.
+    Asserted(usize),
+    /// No bad state within the bound.
+    NotAsserted,
+    /// ABC refused because the property has no sequential logic ("Does not work for
+    /// combinational networks"), e.g. when it is the constant false.
+    Combinational,
+}
+
+/// ABC's BMC on a binary AIGER file with constraints folded in, over frames `0..=bound`.
+pub fn abc_bmc(aig: &Path, bound: usize) -> AbcBmc {
+    let script = format!("read {}; fold; bmc3 -F {}", aig.display(), bound + 1);
+    let (_, text) = run(Command::new("berkeley-abc").arg("-c").arg(&script));
+    if text.contains("Does not work for combinational networks") {
+        return AbcBmc::Combinational;
+    }
+    assert!(
+        !text.contains("Error") && !text.contains("Cannot"),
+        "ABC failed on {}:\n{text}",
+        aig.display()
+    );
+    let Some(idx) = text.find("was asserted in frame ") else {
+        return AbcBmc::NotAsserted;
+    };
+    let rest = &text[idx + "was asserted in frame ".len()..];
+    let num: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    AbcBmc::Asserted(num.parse().expect("ABC prints a frame number"))
+}
+
+/// The py-aiger interpreter of the oracle install.
+pub const PYAIGER: &str = "/opt/anchors/pyaiger-venv/bin/python";
