@@ -161,3 +161,122 @@ pub fn product(c: &Blasted, selector: Lit) -> Result<Product, HyperError> {
         observable,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MutantProduct;
+    use hypermut_aig::{simulate, Named};
+    use hypermut_mutate::{enumerate, Operator};
+
+    const COUNTER: &str =
+        "-- @output cnt\nMODULE main\nIVAR inc : boolean;\nVAR cnt : 0..3; par : boolean;\n\
+        ASSIGN init(cnt) := 0; next(cnt) := case inc & cnt < 3 : cnt + 1; TRUE : cnt; esac;\n\
+        init(par) := FALSE; next(par) := case inc & cnt < 2 : !par; TRUE : par; esac;\n";
+
+    /// A deterministic pseudo-random bit stream (xorshift), so failures reproduce.
+    fn bits(seed: &mut u64, n: usize) -> Vec<Option<bool>> {
+        (0..n)
+            .map(|_| {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                Some(*seed & 1 == 1)
+            })
+            .collect()
+    }
+
+    /// Copy A of the product behaves like the conditional mutant with `mut = 0`, copy B like
+    /// it with `mut = 1`, on random input sequences (checked with the AIG simulator).
+    #[test]
+    fn copies_simulate_like_the_conditional_mutant() {
+        let sys = hypermut_smv::parse_smv("c.smv", COUNTER).expect("model");
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for m in enumerate(&sys, &Operator::ALL) {
+            let Ok(mp) = MutantProduct::build(&sys, &m) else {
+                continue;
+            };
+            let c = &mp.blasted.aig;
+            let sel = c.latch_index(mp.selector).expect("selector latch");
+            let mut prod = mp.product.aig.clone();
+            for (k, bits) in mp
+                .product
+                .outputs_a
+                .iter()
+                .chain(&mp.product.outputs_b)
+                .enumerate()
+            {
+                for b in bits {
+                    prod.outputs.push(Named {
+                        lit: *b,
+                        name: format!("o{k}"),
+                    });
+                }
+            }
+            for _ in 0..8 {
+                let stim: Vec<Vec<Option<bool>>> =
+                    (0..6).map(|_| bits(&mut seed, c.inputs.len())).collect();
+                let run_c = |m: bool| {
+                    let mut init = vec![Some(false); c.latches.len()];
+                    init[sel] = Some(m);
+                    simulate(c, &init, &stim)
+                };
+                let (a, b) = (run_c(false), run_c(true));
+                let p = simulate(&prod, &vec![Some(false); prod.latches.len()], &stim);
+                let half = prod.outputs.len() / 2;
+                for k in 0..stim.len() {
+                    assert_eq!(
+                        p.frames[k].outputs[..half],
+                        a.frames[k].outputs[..],
+                        "mutant {} copy A frame {k}",
+                        m.id
+                    );
+                    assert_eq!(
+                        p.frames[k].outputs[half..],
+                        b.frames[k].outputs[..],
+                        "mutant {} copy B frame {k}",
+                        m.id
+                    );
+                    let differ = a.frames[k].outputs != b.frames[k].outputs;
+                    assert_eq!(p.frames[k].bad[0], differ, "mutant {} kill frame {k}", m.id);
+                }
+            }
+        }
+    }
+
+    /// A mutation in `par`'s guard only reaches `par`: `cnt` stays shared, and no output is in
+    /// the fan-out.
+    #[test]
+    fn latches_outside_the_fanout_are_shared() {
+        let sys = hypermut_smv::parse_smv("c.smv", COUNTER).expect("model");
+        let ms = enumerate(&sys, &Operator::ALL);
+        let m = ms
+            .iter()
+            .find(|m| m.original == "cnt < 2" && m.replacement == "cnt <= 2")
+            .expect("the par-guard mutant");
+        let mp = MutantProduct::build(&sys, m).expect("product");
+        let p = &mp.product;
+        assert_eq!(p.duplicated_latches, 1, "only par is duplicated");
+        assert_eq!(
+            p.shared_latches,
+            mp.blasted.aig.latches.len() - 2,
+            "all but par and mut are shared"
+        );
+        assert_eq!(
+            p.aig.latches.len(),
+            p.shared_latches + 2 * p.duplicated_latches
+        );
+        assert!(!p.observable);
+        // The refill-like mutant on cnt reaches the output.
+        let m = ms
+            .iter()
+            .find(|m| m.original == "cnt < 3" && m.replacement == "cnt <= 3")
+            .expect("cnt guard");
+        assert!(
+            MutantProduct::build(&sys, m)
+                .expect("product")
+                .product
+                .observable
+        );
+    }
+}
