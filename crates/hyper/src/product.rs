@@ -164,7 +164,6 @@ pub fn product(c: &Blasted, selector: Lit) -> Result<Product, HyperError> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::MutantProduct;
     use hypermut_aig::{simulate, Named};
     use hypermut_mutate::{enumerate, Operator};
