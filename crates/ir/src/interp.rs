@@ -251,16 +251,26 @@ impl<'a> Interpreter<'a> {
         Ok(state)
     }
 
-    /// Output values in a state under a frame's inputs and choices.
-    pub fn outputs(&self, state: &[Option<Value>], frame: &Frame) -> Result<Vec<Value>, EvalError> {
-        let roots: Vec<ExprId> = self.sys.outputs.iter().map(|o| o.expr).collect();
+    /// Values of `roots` (no `next()`) in a state under a frame's inputs and choices.
+    fn eval_in_frame(
+        &self,
+        roots: &[ExprId],
+        state: &[Option<Value>],
+        frame: &Frame,
+    ) -> Result<HashMap<ExprId, Value>, EvalError> {
         let env = Env {
             cur: state,
             inputs: &frame.inputs,
             choices: &frame.choices,
             next: None,
         };
-        let vals = self.eval_many(&roots, &env)?;
+        self.eval_many(roots, &env)
+    }
+
+    /// Output values in a state under a frame's inputs and choices.
+    pub fn outputs(&self, state: &[Option<Value>], frame: &Frame) -> Result<Vec<Value>, EvalError> {
+        let roots: Vec<ExprId> = self.sys.outputs.iter().map(|o| o.expr).collect();
+        let vals = self.eval_in_frame(&roots, state, frame)?;
         Ok(roots.iter().map(|r| vals[r].clone()).collect())
     }
 
@@ -271,13 +281,7 @@ impl<'a> Interpreter<'a> {
         frame: &Frame,
     ) -> Result<Vec<Option<Value>>, EvalError> {
         let roots: Vec<ExprId> = self.sys.vars.iter().filter_map(|v| v.next).collect();
-        let env = Env {
-            cur: state,
-            inputs: &frame.inputs,
-            choices: &frame.choices,
-            next: None,
-        };
-        let vals = self.eval_many(&roots, &env)?;
+        let vals = self.eval_in_frame(&roots, state, frame)?;
         let mut out = vec![None; state.len()];
         for (i, var) in self.sys.vars.iter().enumerate() {
             let v = VarId(i as u32);
