@@ -14,6 +14,7 @@
 //! * Every IR output becomes AIG outputs (expression representation). Constraints become AIG
 //!   constraints named `invar<i>`, `trans<i>` and `init<i>` after their index in
 //!   [`System::constraints`]; an init constraint `c` is encoded as `started ∨ c`.
+//! * Every IR property `p` becomes a bad property `¬p` with the property's name.
 //! * With [`BlastOptions::domain_constraints`], every `Int`/`Enum` input, and every such
 //!   state or frozen variable whose initial value is free or non-constant, whose storage has
 //!   spare codes gets a constraint `domain <name>` that its stored code is a value of the type.
@@ -278,6 +279,15 @@ pub fn blast(sys: &System, opts: &BlastOptions) -> Result<Blasted, BlastError> {
             _ => lit,
         };
         t.aig.constraints.push(Named { lit, name });
+    }
+
+    // Safety properties: bad = the property is violated.
+    for p in &sys.properties {
+        let lit = bool_root(&mut t, p.expr, &format!("property `{}`", p.name), false)?;
+        t.aig.bad.push(Named {
+            lit: !lit,
+            name: p.name.clone(),
+        });
     }
 
     if opts.domain_constraints {

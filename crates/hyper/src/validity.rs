@@ -86,6 +86,7 @@ pub fn range_check(cm: &ConditionalMutant, mutant: bool) -> Result<Option<RangeC
         }
     }
     s.constraints.clear();
+    s.properties.clear();
     s.outputs = oks
         .iter()
         .zip(&checked)

@@ -15,6 +15,6 @@ pub mod value;
 pub use expr::{BinOp, ChoiceId, ExprId, ExprKind, ExprNode, ExprPool, UnOp};
 pub use interp::{EvalError, Frame, Interpreter, Trace};
 pub use source::{FileId, SourceFile, SourceMap, Span};
-pub use system::{Constraint, ConstraintKind, Output, Role, System, Var, VarId};
+pub use system::{Constraint, ConstraintKind, Output, Property, Role, System, Var, VarId};
 pub use types::{EnumId, EnumType, Type, TypeError};
 pub use value::Value;

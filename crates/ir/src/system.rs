@@ -73,6 +73,18 @@ pub struct Constraint {
     pub span: Option<Span>,
 }
 
+/// A safety property: a boolean that should hold in every reachable frame (SMV `INVARSPEC p`,
+/// `AG p`, `G p`). Exported as an AIGER bad property `!p`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Property {
+    /// Name (the spec's `NAME`, or its source text).
+    pub name: String,
+    /// The invariant.
+    pub expr: ExprId,
+    /// Where it was written.
+    pub span: Option<Span>,
+}
+
 /// A nondeterministic choice site.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ChoiceSite {
@@ -101,6 +113,9 @@ pub struct System {
     pub constraints: Vec<Constraint>,
     /// Choice sites, indexed by [`ChoiceId`].
     pub choices: Vec<ChoiceSite>,
+    /// Safety properties to export (not part of the behaviour).
+    #[serde(default)]
+    pub properties: Vec<Property>,
 }
 
 fn ops_err(op: &str, found: String) -> TypeError {
@@ -461,6 +476,7 @@ impl System {
         }
         r.extend(self.outputs.iter().map(|o| o.expr));
         r.extend(self.constraints.iter().map(|c| c.expr));
+        r.extend(self.properties.iter().map(|p| p.expr));
         r
     }
 
@@ -494,6 +510,9 @@ impl System {
         }
         for c in &mut self.constraints {
             m(&mut c.expr);
+        }
+        for p in &mut self.properties {
+            m(&mut p.expr);
         }
         Ok(map)
     }

@@ -802,3 +802,23 @@ fn extreme_integer_ranges() {
 fn half_contains(v: i64) -> bool {
     (i64::MIN / 2..=i64::MAX / 2).contains(&v)
 }
+
+#[test]
+fn properties_become_named_bad_states_reached_when_violated() {
+    // x counts -3, -2, …; the property `x != 1` is violated first in frame 4.
+    let (mut s, _) = counter(Some(-3));
+    let xr = s.var_ref(VarId(0), None);
+    let one = s.int_const(1, None);
+    let ne = s.mk(ExprKind::Binary(BinOp::Ne, xr, one), None).unwrap();
+    s.properties.push(hypermut_ir::Property {
+        name: "x != 1".into(),
+        expr: ne,
+        span: None,
+    });
+    let b = blast(&s, &BlastOptions::default()).unwrap();
+    assert_eq!(b.aig.bad.len(), 1);
+    assert_eq!(b.aig.bad[0].name, "x != 1");
+    let trace = crate::simulate(&b.aig, &[], &vec![vec![]; 6]);
+    let bad: Vec<bool> = trace.frames.iter().map(|f| f.bad[0]).collect();
+    assert_eq!(bad, [false, false, false, false, true, false]);
+}
