@@ -96,3 +96,17 @@ pub fn abc_bmc(aig: &Path, bound: usize) -> AbcBmc {
 
 /// The py-aiger interpreter of the oracle install.
 pub const PYAIGER: &str = "/opt/anchors/pyaiger-venv/bin/python";
+
+/// ABC's BMC on `aig` with its ordinary outputs removed (ABC checks outputs as properties too,
+/// before the bad properties), written as binary AIGER into `dir`.
+pub fn abc_bmc_bad_only(aig: &hypermut_aig::Aig, dir: &Path, bound: usize) -> AbcBmc {
+    let mut g = aig.clone();
+    g.outputs.clear();
+    let file = dir.join("abc-bad-only.aig");
+    std::fs::write(
+        &file,
+        hypermut_aig::write_aiger(&g, hypermut_aig::AigerFormat::Binary),
+    )
+    .expect("write file for ABC");
+    abc_bmc(&file, bound)
+}

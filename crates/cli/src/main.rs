@@ -29,6 +29,10 @@ enum Command {
         /// Write the old 5-field format (properties as outputs) for older tools.
         #[arg(long)]
         legacy: bool,
+        /// Also export, as bad properties `range next(x)`, every assignment that could leave
+        /// its variable's range (NuSMV reports such values as run-time errors).
+        #[arg(long)]
+        range_properties: bool,
     },
     /// List the mutants of a model.
     Mutants {
@@ -63,7 +67,8 @@ fn main() -> ExitCode {
             model,
             output,
             legacy,
-        } => cmd::aiger::run(&model, output.as_deref(), legacy),
+            range_properties,
+        } => cmd::aiger::run(&model, output.as_deref(), legacy, range_properties),
         Command::Mutants { model, json } => cmd::mutants::run(&model, json),
         Command::Product {
             model,

@@ -4,7 +4,7 @@
 
 use hypermut_aig::blast::{blast, BlastOptions};
 use hypermut_aig::{Aig, Named};
-use hypermut_ir::{BinOp, ExprId, ExprKind, Role, System, Type};
+use hypermut_ir::Role;
 use hypermut_mutate::ConditionalMutant;
 
 use crate::HyperError;
@@ -28,49 +28,14 @@ impl RangeCheck {
     }
 }
 
-/// `lo <= e & e <= hi`, or `None` when the type of `e` already lies within `lo..=hi`.
-fn in_range(
-    s: &mut System,
-    e: ExprId,
-    lo: i64,
-    hi: i64,
-) -> Result<Option<ExprId>, hypermut_ir::TypeError> {
-    let Type::Int { lo: elo, hi: ehi } = s.ty(e) else {
-        return Ok(None);
-    };
-    if lo <= elo && ehi <= hi {
-        return Ok(None);
-    }
-    let l = s.int_const(lo, None);
-    let h = s.int_const(hi, None);
-    let ge = s.mk(ExprKind::Binary(BinOp::Ge, e, l), None)?;
-    let le = s.mk(ExprKind::Binary(BinOp::Le, e, h), None)?;
-    Ok(Some(s.mk(ExprKind::Binary(BinOp::And, ge, le), None)?))
-}
-
 /// Builds the range check of the (nd-transformed) conditional mutant for the original
 /// (`mutant = false`) or the mutant copy, or `None` if no assignment can leave its range by
 /// the types alone.
 pub fn range_check(cm: &ConditionalMutant, mutant: bool) -> Result<Option<RangeCheck>, HyperError> {
     let err = |e: hypermut_ir::TypeError| HyperError::Build(e.to_string());
     let mut s = cm.system.clone();
-    let mut oks = Vec::new();
-    let mut checked = Vec::new();
-    for i in 0..s.vars.len() {
-        let var = s.vars[i].clone();
-        let Type::Int { lo, hi } = var.ty else {
-            continue;
-        };
-        for (what, e) in [("init", var.init), ("next", var.next)] {
-            if let Some(e) = e {
-                if let Some(ok) = in_range(&mut s, e, lo, hi).map_err(err)? {
-                    oks.push(ok);
-                    checked.push(format!("{what}({})", var.name));
-                }
-            }
-        }
-    }
-    if oks.is_empty() {
+    let obligations = s.range_obligations().map_err(err)?;
+    if obligations.is_empty() {
         return Ok(None);
     }
     // Every state variable becomes a free input; the selector is fixed.
@@ -87,12 +52,11 @@ pub fn range_check(cm: &ConditionalMutant, mutant: bool) -> Result<Option<RangeC
     }
     s.constraints.clear();
     s.properties.clear();
-    s.outputs = oks
+    s.outputs = obligations
         .iter()
-        .zip(&checked)
-        .map(|(ok, name)| hypermut_ir::Output {
-            name: name.clone(),
-            expr: *ok,
+        .map(|o| hypermut_ir::Output {
+            name: o.name.clone(),
+            expr: o.in_range,
         })
         .collect();
     let b = blast(&s, &BlastOptions::default()).map_err(|e| HyperError::Build(e.to_string()))?;

@@ -7,6 +7,7 @@
 
 pub mod expr;
 pub mod interp;
+pub mod range;
 pub mod source;
 pub mod system;
 pub mod types;
@@ -14,6 +15,7 @@ pub mod value;
 
 pub use expr::{BinOp, ChoiceId, ExprId, ExprKind, ExprNode, ExprPool, UnOp};
 pub use interp::{EvalError, Frame, Interpreter, Trace};
+pub use range::RangeObligation;
 pub use source::{FileId, SourceFile, SourceMap, Span};
 pub use system::{Constraint, ConstraintKind, Output, Property, Role, System, Var, VarId};
 pub use types::{EnumId, EnumType, Type, TypeError};

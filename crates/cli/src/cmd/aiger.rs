@@ -29,9 +29,32 @@ pub fn encode(aig: &Aig, path: Option<&Path>, legacy: bool) -> Result<Vec<u8>> {
     Ok(write_aiger_with(aig, &options))
 }
 
+/// Adds, for every `next(x)` that can leave the range of `x` by its type, a safety property
+/// `range next(x)` that fails when the assigned value is out of range in a reachable state.
+fn add_range_properties(sys: &mut hypermut_ir::System) -> Result<()> {
+    for o in sys.range_obligations().map_err(|e| anyhow!("{e}"))? {
+        if o.name.starts_with("next(") {
+            sys.properties.push(hypermut_ir::Property {
+                name: format!("range {}", o.name),
+                expr: o.in_range,
+                span: None,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Runs the command.
-pub fn run(model: &Path, output: Option<&Path>, legacy: bool) -> Result<()> {
+pub fn run(
+    model: &Path,
+    output: Option<&Path>,
+    legacy: bool,
+    range_properties: bool,
+) -> Result<()> {
     let mut sys = load(model)?;
+    if range_properties {
+        add_range_properties(&mut sys)?;
+    }
     // Choices become inputs; free initial values stay uninitialised latches.
     let keep: Vec<VarId> = (0..sys.vars.len() as u32)
         .map(VarId)
