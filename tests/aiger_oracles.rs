@@ -86,9 +86,9 @@ fn witnesses_are_confirmed_by_pyaiger() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("out");
     let mut checked = 0;
-    for m in MODELS {
+    for (k, m) in MODELS.iter().enumerate() {
+        let out = dir.path().join(format!("out{k}"));
         hypermut_ok(&[
             "testgen",
             m,

@@ -35,6 +35,65 @@ pub struct Args {
     /// Directory for `summary.json`, `results.jsonl` and the tests.
     #[arg(long, default_value = "hypermut-out")]
     pub out: PathBuf,
+    /// Time limit per mutant, in seconds (no limit if absent).
+    #[arg(long)]
+    pub timeout: Option<f64>,
+    /// Continue an interrupted run in `--out`: mutants already decided are not redone.
+    #[arg(long, conflicts_with = "fresh")]
+    pub resume: bool,
+    /// Discard earlier results in `--out` and start over.
+    #[arg(long)]
+    pub fresh: bool,
+    /// Decide only the slice `i` of `n` (mutants whose id is `i` mod `n`), e.g. `--shard 2/8`.
+    #[arg(long, value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+}
+
+/// A deterministic slice of the mutants: those whose id is `index` modulo `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which slice (0-based).
+    pub index: usize,
+    /// Number of slices.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Whether mutant `id` belongs to this slice.
+    pub fn contains(&self, id: usize) -> bool {
+        id % self.count == self.index
+    }
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    let (i, n) = text
+        .split_once('/')
+        .ok_or_else(|| format!("expected `i/n`, e.g. `0/4`, found `{text}`"))?;
+    let index: usize = i
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{i}` is not a number"))?;
+    let count: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{n}` is not a number"))?;
+    if count == 0 || index >= count {
+        return Err(format!(
+            "shard index must be below the shard count, found {index}/{count}"
+        ));
+    }
+    Ok(Shard { index, count })
+}
+
+/// What a results directory was produced from; a resumed run must match it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// Hash of the model's sources.
+    pub model_hash: String,
+    /// BMC bound.
+    pub bound: usize,
+    /// The slice decided here (all mutants if absent).
+    pub shard: Option<Shard>,
 }
 
 /// The outcome for one mutant.
@@ -143,6 +202,7 @@ struct Ctx<'a> {
     model: String,
     hash: String,
     bound: usize,
+    timeout: Option<std::time::Duration>,
     out: &'a Path,
 }
 
@@ -173,6 +233,7 @@ fn decide(ctx: &Ctx, m: &Mutant) -> MutantRecord {
 }
 
 fn decide_inner(ctx: &Ctx, m: &Mutant, rec: &mut MutantRecord) -> Result<()> {
+    let start = Instant::now();
     let mp = MutantProduct::build(ctx.sys, m)?;
     let p = &mp.product;
     rec.product = ProductSize {
@@ -198,7 +259,7 @@ fn decide_inner(ctx: &Ctx, m: &Mutant, rec: &mut MutantRecord) -> Result<()> {
     }
     let mut bmc = Bmc {
         max_bound: ctx.bound,
-        time_limit: None,
+        time_limit: ctx.timeout.map(|t| t.saturating_sub(start.elapsed())),
     };
     match bmc.check(&p.aig) {
         Verdict::Unsafe(w) => {
@@ -306,37 +367,136 @@ fn out_of_range(mp: &MutantProduct) -> Result<Option<String>> {
     Ok(None)
 }
 
+/// Checks `--resume` / `--fresh` against what the directory holds, writes `run.json`, and
+/// returns the records of mutants already decided (when resuming).
+fn prepare_out_dir(args: &Args, info: &RunInfo, results: &Path) -> Result<Vec<MutantRecord>> {
+    let run_path = args.out.join("run.json");
+    let previous: Option<RunInfo> = match std::fs::read_to_string(&run_path) {
+        Ok(text) => Some(serde_json::from_str(&text).with_context(|| {
+            format!("{} is not a hypermut run description", run_path.display())
+        })?),
+        Err(_) => None,
+    };
+    let has_results = results.exists();
+    if args.resume {
+        match &previous {
+            Some(p) if p == info => {}
+            Some(_) => return Err(anyhow!(
+                "{} holds results of another model, bound or shard; use another --out or --fresh",
+                args.out.display()
+            )),
+            None if has_results => {
+                return Err(anyhow!(
+                    "{} has no run.json; cannot resume safely",
+                    args.out.display()
+                ))
+            }
+            None => {}
+        }
+    } else if has_results && !args.fresh {
+        return Err(anyhow!(
+            "{} already holds results; continue them with --resume or discard them with --fresh",
+            args.out.display()
+        ));
+    }
+    let earlier = if args.resume && has_results {
+        read_results(results)?
+    } else {
+        if has_results {
+            std::fs::remove_file(results)
+                .with_context(|| format!("cannot remove {}", results.display()))?;
+        }
+        Vec::new()
+    };
+    write_atomic(&run_path, serde_json::to_string_pretty(info)?.as_bytes())?;
+    Ok(earlier)
+}
+
+/// The records of a results file. A last line cut off by an interrupted write is dropped (and
+/// removed from the file); a damaged line elsewhere is an error.
+pub fn read_results(path: &Path) -> Result<Vec<MutantRecord>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut records: Vec<MutantRecord> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut good_len = 0;
+    for (k, line) in lines.iter().enumerate() {
+        let complete = line.ends_with('\n');
+        match serde_json::from_str::<MutantRecord>(line.trim_end()) {
+            Ok(r) if complete => {
+                if seen.insert(r.id) {
+                    records.push(r);
+                }
+                good_len += line.len();
+            }
+            _ if k + 1 == lines.len() => break,
+            Err(e) => {
+                return Err(anyhow!(
+                    "{}:{}: damaged result line: {e}",
+                    path.display(),
+                    k + 1
+                ))
+            }
+            // Only the last piece of a split can lack its newline.
+            Ok(_) => break,
+        }
+    }
+    if good_len < text.len() {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("cannot repair {}", path.display()))?;
+        f.set_len(good_len as u64)
+            .with_context(|| format!("cannot repair {}", path.display()))?;
+    }
+    Ok(records)
+}
+
 /// Runs the command.
 pub fn run(args: &Args) -> Result<()> {
     let sys = load(&args.model)?;
-    let all = mutants(&sys);
+    let info = RunInfo {
+        model_hash: model_hash(&sys),
+        bound: args.bound,
+        shard: args.shard,
+    };
+    let all: Vec<Mutant> = mutants(&sys)
+        .into_iter()
+        .filter(|m| args.shard.is_none_or(|s| s.contains(m.id)))
+        .collect();
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     let results_path = args.out.join("results.jsonl");
-    if results_path.exists() {
-        std::fs::remove_file(&results_path)
-            .with_context(|| format!("cannot remove the old {}", results_path.display()))?;
-    }
+    let earlier = prepare_out_dir(args, &info, &results_path)?;
+    let done: std::collections::HashSet<usize> = earlier.iter().map(|r| r.id).collect();
+    let todo: Vec<&Mutant> = all.iter().filter(|m| !done.contains(&m.id)).collect();
     let ctx = Ctx {
         sys: &sys,
         model: args.model.display().to_string(),
-        hash: model_hash(&sys),
+        hash: info.model_hash.clone(),
         bound: args.bound,
+        timeout: args.timeout.map(std::time::Duration::from_secs_f64),
         out: &args.out,
     };
     let bar = ProgressBar::new(all.len() as u64);
+    bar.set_position(earlier.len() as u64);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} mutants  {msg}  ETA {eta}")
             .map_err(|e| anyhow!("{e}"))?,
     );
-    let counts = Mutex::new([0usize; 5]);
+    let mut initial = [0usize; 5];
+    for r in &earlier {
+        initial[r.outcome as usize] += 1;
+    }
+    let counts = Mutex::new(initial);
     let write_lock = Mutex::new(());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()
         .context("cannot start worker threads")?;
-    let mut records: Vec<MutantRecord> = pool.install(|| {
-        all.par_iter()
+    let new_records: Vec<MutantRecord> = pool.install(|| {
+        todo.par_iter()
             .map(|m| {
                 let rec = decide(&ctx, m);
                 let line = serde_json::to_string(&rec).unwrap_or_default();
@@ -358,6 +518,8 @@ pub fn run(args: &Args) -> Result<()> {
             .collect()
     });
     bar.finish_and_clear();
+    let mut records = earlier;
+    records.extend(new_records);
     records.sort_by_key(|r| r.id);
     let count = |o: Outcome| records.iter().filter(|r| r.outcome == o).count();
     let summary = Summary {
