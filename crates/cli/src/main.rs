@@ -58,6 +58,8 @@ enum Command {
     },
     /// Generate killing tests for every mutant of a model.
     Testgen(cmd::testgen::Args),
+    /// Model-check an AIGER file: prints safe / unsafe / unknown, exit code 20 / 10 / 0.
+    Prove(cmd::prove::Args),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +79,10 @@ fn main() -> ExitCode {
             legacy,
         } => cmd::product::run(&model, mutant, &output, legacy),
         Command::Testgen(args) => cmd::testgen::run(&args),
+        Command::Prove(args) => match cmd::prove::run(&args) {
+            Ok(code) => return ExitCode::from(code),
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

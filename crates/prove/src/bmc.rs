@@ -7,11 +7,13 @@
 use std::time::{Duration, Instant};
 
 use hypermut_aig::{Aig, Lit, Reset, Witness};
-use rustsat::solvers::{ControlSignal, SolveIncremental, SolverResult, Terminate};
-use rustsat_cadical::CaDiCaL;
+use rustsat::solvers::{SolveIncremental, SolverResult};
 
+use crate::backend::{default_solver, DefaultSolver};
+use crate::limits::Limits;
+use crate::outcome::{checked_witness, trivial_verdict};
 use crate::unroll::{InitMode, UnrollError, Unroller};
-use crate::{Certificate, Engine, Verdict};
+use crate::{Engine, Verdict};
 
 /// Errors of a bounded check.
 #[derive(Debug, thiserror::Error)]
@@ -27,19 +29,12 @@ pub enum BmcError {
     Interrupted,
 }
 
-/// The SAT backend used by [`Bmc`] and [`check_bound`]: CaDiCaL, stopping at `deadline`.
-pub fn new_solver(deadline: Option<Instant>) -> CaDiCaL<'static, 'static> {
-    let mut solver = CaDiCaL::default();
-    if let Some(d) = deadline {
-        solver.attach_terminator(move || {
-            if Instant::now() >= d {
-                ControlSignal::Terminate
-            } else {
-                ControlSignal::Continue
-            }
-        });
-    }
-    solver
+/// The SAT backend used by [`Bmc`] and [`check_bound`], stopping at `deadline`.
+pub fn new_solver(deadline: Option<Instant>) -> DefaultSolver {
+    default_solver(&Limits {
+        deadline,
+        stop: Vec::new(),
+    })
 }
 
 /// Bounded model checker for `bad[0]` under the invariant constraints. It unrolls one frame
@@ -64,24 +59,25 @@ impl Bmc {
 
 impl Engine for Bmc {
     fn check(&mut self, aig: &Aig) -> Verdict {
-        let start = Instant::now();
-        let deadline = self.time_limit.map(|d| start + d);
+        self.check_limited(aig, &Limits::none())
+    }
+
+    /// Like [`Engine::check`], also stopping at `limits`; the witness is replayed on the
+    /// simulator before it is returned.
+    fn check_limited(&mut self, aig: &Aig, limits: &Limits) -> Verdict {
+        let mut limits = limits.clone();
+        if let Some(t) = self.time_limit {
+            let d = Instant::now() + t;
+            limits.deadline = Some(limits.deadline.map_or(d, |e| e.min(d)));
+        }
         if let Some(v) = trivial_verdict(aig) {
             return v;
         }
-        let mut solver = new_solver(deadline);
-        bmc_depth_search(aig, &mut solver, self.max_bound, deadline)
-    }
-}
-
-/// The verdict when no solver is needed: no bad property, or `bad[0]` is constant false.
-fn trivial_verdict(aig: &Aig) -> Option<Verdict> {
-    match aig.bad.first() {
-        None => Some(Verdict::Unknown(
-            "the AIG has no bad property to check".into(),
-        )),
-        Some(b) if b.lit == Lit::FALSE => Some(Verdict::Safe(Certificate::Trivial)),
-        Some(_) => None,
+        let mut solver = default_solver(&limits);
+        match bmc_search_limited(aig, &mut solver, self.max_bound, &limits) {
+            Verdict::Unsafe(w) => checked_witness(aig, w),
+            v => v,
+        }
     }
 }
 
@@ -96,10 +92,25 @@ pub fn bmc_depth_search<S: SolveIncremental>(
     max_bound: usize,
     deadline: Option<Instant>,
 ) -> Verdict {
+    let limits = Limits {
+        deadline,
+        stop: Vec::new(),
+    };
+    bmc_search_limited(aig, solver, max_bound, &limits)
+}
+
+/// [`bmc_depth_search`] that stops when `limits` are reached (checked between bounds; the
+/// solver itself must be made to stop by its terminator).
+pub fn bmc_search_limited<S: SolveIncremental>(
+    aig: &Aig,
+    solver: &mut S,
+    max_bound: usize,
+    limits: &Limits,
+) -> Verdict {
     if let Some(v) = trivial_verdict(aig) {
         return v;
     }
-    match search(aig, solver, max_bound, deadline) {
+    match search(aig, solver, max_bound, limits) {
         Ok(v) => v,
         Err(e) => Verdict::Unknown(format!("BMC failed: {e}")),
     }
@@ -116,12 +127,12 @@ fn search<S: SolveIncremental>(
     aig: &Aig,
     solver: &mut S,
     max_bound: usize,
-    deadline: Option<Instant>,
+    limits: &Limits,
 ) -> Result<Verdict, BmcError> {
     let bad = aig.bad.first().ok_or(BmcError::NoBadProperty)?.lit;
     let mut u = Unroller::new(aig, &roots(aig, bad), InitMode::Reset)?;
     for k in 0..=max_bound {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if limits.reached() {
             return Ok(Verdict::Unknown(format!(
                 "time limit reached; {}",
                 checked_up_to(k)
@@ -175,14 +186,14 @@ pub fn check_bound(aig: &Aig, k: usize) -> Result<Option<Witness>, BmcError> {
 }
 
 /// The literals whose cone BMC needs: the bad property and every constraint.
-fn roots(aig: &Aig, bad: Lit) -> Vec<Lit> {
+pub(crate) fn roots(aig: &Aig, bad: Lit) -> Vec<Lit> {
     std::iter::once(bad)
         .chain(aig.constraints.iter().map(|c| c.lit))
         .collect()
 }
 
 /// Encodes the next frame and asserts every constraint in it permanently.
-fn add_frame_with_constraints<S: SolveIncremental>(
+pub(crate) fn add_frame_with_constraints<S: SolveIncremental>(
     u: &mut Unroller<'_>,
     solver: &mut S,
     aig: &Aig,
@@ -200,7 +211,7 @@ fn solver_err(e: impl std::fmt::Display) -> BmcError {
 
 /// Reads a witness of depth `k` from the solver's model. Constant resets are reported as
 /// such; latches and inputs outside the cone of influence are reported as 0.
-fn witness<S: SolveIncremental>(
+pub(crate) fn witness<S: SolveIncremental>(
     u: &Unroller<'_>,
     solver: &S,
     aig: &Aig,
@@ -237,6 +248,7 @@ mod tests {
         abc_available, abc_bmc3, assert_witness_valid, random_aig, shortest_depth,
         without_free_latches, write_binary_aiger, Rng, Shape,
     };
+    use crate::Certificate;
     use hypermut_aig::Named;
 
     fn named(lit: Lit) -> Named {

@@ -378,3 +378,226 @@ pub fn abc_bmc3(path: &Path, frames: usize) -> Option<usize> {
     );
     None
 }
+
+/// Runs `read; fold; pdr -T seconds` on a binary AIGER file: `Some(true)` if ABC proves the
+/// property, `Some(false)` if it finds a counterexample, `None` if undecided.
+pub fn abc_pdr(path: &Path, seconds: u32) -> Option<bool> {
+    let script = format!(
+        "read {}; fold; print_stats; pdr -T {seconds}",
+        path.display()
+    );
+    let out = Command::new("berkeley-abc")
+        .args(["-c", &script])
+        .output()
+        .expect("berkeley-abc runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("i/o ="), "ABC did not read the file:\n{text}");
+    if text.contains("Property proved") {
+        Some(true)
+    } else if text.contains("was asserted in frame") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Runs `read; sat` on a combinational binary AIGER file with one output: whether the output
+/// can be 1.
+pub fn abc_sat(path: &Path) -> bool {
+    let script = format!("read {}; print_stats; sat", path.display());
+    let out = Command::new("berkeley-abc")
+        .args(["-c", &script])
+        .output()
+        .expect("berkeley-abc runs");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    if text.contains("UNSATISFIABLE") {
+        false
+    } else if text.contains("SATISFIABLE") {
+        true
+    } else {
+        panic!("unexpected ABC output for {}:\n{text}", path.display())
+    }
+}
+
+/// Copies the combinational logic of `src` into `g`, with latch `k` read as `latches[k]` and
+/// input `k` as `inputs[k]`; returns the image of every variable of `src` (as a literal of
+/// `g`).
+pub fn copy_comb(src: &Aig, g: &mut Aig, latches: &[Lit], inputs: &[Lit]) -> Vec<Lit> {
+    let mut map = vec![Lit::FALSE; src.nodes().len()];
+    for (v, n) in src.nodes().iter().enumerate() {
+        map[v] = match *n {
+            Node::Const => Lit::FALSE,
+            Node::Input(i) => inputs[i as usize],
+            Node::Latch(i) => latches[i as usize],
+            Node::And(a, b) => {
+                let (x, y) = (
+                    map[a.var() as usize].xor(a.is_neg()),
+                    map[b.var() as usize].xor(b.is_neg()),
+                );
+                g.and(x, y)
+            }
+        };
+    }
+    map
+}
+
+fn image(map: &[Lit], l: Lit) -> Lit {
+    map[l.var() as usize].xor(l.is_neg())
+}
+
+/// The combinational checks of a Certifaiger witness circuit `w` for model `m` (same inputs
+/// and latches by position; formats.md §3.1), each a circuit whose only output must be
+/// unsatisfiable: reset and transition equality, property (`¬bad_W ∧ C ⇒ ¬bad_M`), base
+/// (`Init ∧ C ⇒ ¬bad_W`) and step (`¬bad_W ∧ C ∧ T ∧ C′ ⇒ ¬bad_W′`).
+pub fn certificate_miters(m: &Aig, w: &Aig) -> Vec<(&'static str, Aig)> {
+    assert_eq!(m.inputs.len(), w.inputs.len());
+    assert_eq!(m.latches.len(), w.latches.len());
+    let mut out = Vec::new();
+    let fresh = |g: &mut Aig, n: usize, p: &str| -> Vec<Lit> {
+        (0..n).map(|k| g.add_input(format!("{p}{k}"))).collect()
+    };
+    let all = |g: &mut Aig, map: &[Lit], ls: &[hypermut_aig::Named]| -> Lit {
+        let lits: Vec<Lit> = ls.iter().map(|c| image(map, c.lit)).collect();
+        g.and_all(lits)
+    };
+    // Reset and transition: same resets, same next-state functions.
+    for (a, b) in m.latches.iter().zip(&w.latches) {
+        assert_eq!(a.reset, b.reset, "latch {} has another reset", a.name);
+    }
+    {
+        let mut g = Aig::new();
+        let x = fresh(&mut g, m.latches.len(), "x");
+        let i = fresh(&mut g, m.inputs.len(), "i");
+        let mm = copy_comb(m, &mut g, &x, &i);
+        let mw = copy_comb(w, &mut g, &x, &i);
+        let diffs: Vec<Lit> = m
+            .latches
+            .iter()
+            .zip(&w.latches)
+            .map(|(a, b)| {
+                let (p, q) = (image(&mm, a.next), image(&mw, b.next));
+                g.xor(p, q)
+            })
+            .collect();
+        let o = g.or_all(diffs);
+        g.outputs.push(hypermut_aig::Named {
+            lit: o,
+            name: "transition".into(),
+        });
+        out.push(("transition", g));
+    }
+    // Property: ¬bad_W ∧ C_M ∧ C_W ⇒ ¬bad_M.
+    {
+        let mut g = Aig::new();
+        let x = fresh(&mut g, m.latches.len(), "x");
+        let i = fresh(&mut g, m.inputs.len(), "i");
+        let mm = copy_comb(m, &mut g, &x, &i);
+        let mw = copy_comb(w, &mut g, &x, &i);
+        let cm = all(&mut g, &mm, &m.constraints);
+        let cw = all(&mut g, &mw, &w.constraints);
+        let good_w = !image(&mw, w.bad[0].lit);
+        let bad_m = image(&mm, m.bad[0].lit);
+        let o = g.and_all([cm, cw, good_w, bad_m]);
+        g.outputs.push(hypermut_aig::Named {
+            lit: o,
+            name: "property".into(),
+        });
+        out.push(("property", g));
+    }
+    // Base: Init ∧ C_W ⇒ ¬bad_W.
+    {
+        let mut g = Aig::new();
+        let x = fresh(&mut g, w.latches.len(), "x");
+        let i = fresh(&mut g, w.inputs.len(), "i");
+        let mw = copy_comb(w, &mut g, &x, &i);
+        let init: Vec<Lit> = w
+            .latches
+            .iter()
+            .zip(&x)
+            .filter_map(|(l, &v)| match l.reset {
+                Reset::Zero => Some(!v),
+                Reset::One => Some(v),
+                Reset::Free => None,
+            })
+            .collect();
+        let init = g.and_all(init);
+        let cw = all(&mut g, &mw, &w.constraints);
+        let bad = image(&mw, w.bad[0].lit);
+        let o = g.and_all([init, cw, bad]);
+        g.outputs.push(hypermut_aig::Named {
+            lit: o,
+            name: "base".into(),
+        });
+        out.push(("base", g));
+    }
+    // Step: ¬bad_W ∧ C_W ∧ T ∧ C_W′ ⇒ ¬bad_W′.
+    {
+        let mut g = Aig::new();
+        let x = fresh(&mut g, w.latches.len(), "x");
+        let i = fresh(&mut g, w.inputs.len(), "i");
+        let i2 = fresh(&mut g, w.inputs.len(), "j");
+        let m0 = copy_comb(w, &mut g, &x, &i);
+        let x2: Vec<Lit> = w.latches.iter().map(|l| image(&m0, l.next)).collect();
+        let m1 = copy_comb(w, &mut g, &x2, &i2);
+        let c0 = all(&mut g, &m0, &w.constraints);
+        let c1 = all(&mut g, &m1, &w.constraints);
+        let good0 = !image(&m0, w.bad[0].lit);
+        let bad1 = image(&m1, w.bad[0].lit);
+        let o = g.and_all([good0, c0, c1, bad1]);
+        g.outputs.push(hypermut_aig::Named {
+            lit: o,
+            name: "step".into(),
+        });
+        out.push(("step", g));
+    }
+    out
+}
+
+/// Explicit-state check (tiny AIGs) that `clauses` over latch literals form an inductive
+/// invariant excluding bad: every initial state satisfies them, and every state satisfying
+/// them, under every input vector satisfying the constraints, is not bad and has a successor
+/// satisfying them.
+pub fn assert_invariant_explicit(aig: &Aig, clauses: &[Vec<Lit>]) {
+    let nl = aig.latches.len();
+    let ni = aig.inputs.len();
+    assert!(nl <= 12 && ni <= 8, "explicit check only for tiny AIGs");
+    let bits = |x: u32, n: usize| (0..n).map(|i| x >> i & 1 == 1).collect::<Vec<bool>>();
+    let holds = |state: &[bool]| {
+        clauses.iter().all(|c| {
+            c.iter().any(|&l| {
+                let k = aig.latch_index(l).expect("latch literal");
+                state[k] != l.is_neg()
+            })
+        })
+    };
+    for s in 0..1u32 << nl {
+        let state = bits(s, nl);
+        let initial = state.iter().zip(&aig.latches).all(|(v, l)| match l.reset {
+            Reset::Zero => !v,
+            Reset::One => *v,
+            Reset::Free => true,
+        });
+        if initial {
+            assert!(
+                holds(&state),
+                "initial state {state:?} violates the invariant"
+            );
+        }
+        if !holds(&state) {
+            continue;
+        }
+        for i in 0..1u32 << ni {
+            let val = eval_frame(aig, &state, &bits(i, ni));
+            if !aig.constraints.iter().all(|c| lit_val(&val, c.lit)) {
+                continue;
+            }
+            assert!(
+                !lit_val(&val, aig.bad[0].lit),
+                "invariant state {state:?} is bad"
+            );
+            let next = next_state(aig, &val);
+            assert!(holds(&next), "{state:?} → {next:?} leaves the invariant");
+        }
+    }
+}

@@ -3,4 +3,5 @@
 pub mod aiger;
 pub mod mutants;
 pub mod product;
+pub mod prove;
 pub mod testgen;

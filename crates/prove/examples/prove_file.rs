@@ -1,0 +1,78 @@
+//! Development driver: `cargo run --release -p hypermut-prove --example prove_file -- FILE
+//! [ic3|bmc|kind|portfolio] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
+
+use std::time::{Duration, Instant};
+
+use hypermut_aig::aiger::safety_properties;
+use hypermut_aig::read_aiger;
+use hypermut_prove::{Bmc, Certificate, Engine, Ic3, Kind, Portfolio, Verdict};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(path) = args.get(1) else {
+        eprintln!("usage: prove_file FILE [ic3|bmc|kind|portfolio] [TIMEOUT_S]");
+        std::process::exit(1);
+    };
+    let engine = args.get(2).map(String::as_str).unwrap_or("ic3");
+    let timeout = args
+        .get(3)
+        .and_then(|t| t.parse::<f64>().ok())
+        .map(Duration::from_secs_f64);
+    let bytes = std::fs::read(path).unwrap_or_else(|e| {
+        eprintln!("{path}: {e}");
+        std::process::exit(1)
+    });
+    let mut aig = read_aiger(&bytes, path).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(1)
+    });
+    aig.bad = safety_properties(&aig).iter().take(1).cloned().collect();
+    let start = Instant::now();
+    let verdict = match engine {
+        "bmc" => Bmc {
+            max_bound: usize::MAX,
+            time_limit: timeout,
+        }
+        .check(&aig),
+        "kind" => Kind {
+            time_limit: timeout,
+            ..Kind::default()
+        }
+        .check(&aig),
+        "portfolio" => Portfolio::with_jobs(3, timeout).check(&aig),
+        _ => {
+            let mut e = Ic3::new(timeout);
+            // Experiments: HYPERMUT_IC3_OPTS="ctg=0,max_ctgs=3,ctg_depth=1,mic=3,lift=1,full=0"
+            if let Ok(opts) = std::env::var("HYPERMUT_IC3_OPTS") {
+                for kv in opts.split(',') {
+                    let Some((k, v)) = kv.split_once('=') else {
+                        continue;
+                    };
+                    let v: usize = v.parse().unwrap_or(0);
+                    let o = &mut e.options;
+                    match k {
+                        "ctg" => o.ctg = v != 0,
+                        "ctg_after" => o.ctg_after = v,
+                        "max_ctgs" => o.max_ctgs = v,
+                        "ctg_depth" => o.max_ctg_depth = v,
+                        "mic" => o.mic_attempts = v,
+                        "lift" => o.lift = v != 0,
+                        "full" => o.full_propagation_every = v,
+                        "rebuild" => o.rebuild_after = v,
+                        _ => eprintln!("unknown option {k}"),
+                    }
+                }
+            }
+            e.check(&aig)
+        }
+    };
+    let t = start.elapsed().as_secs_f64();
+    match verdict {
+        Verdict::Safe(Certificate::Invariant { clauses }) => {
+            println!("safe invariant={} time={t:.3}", clauses.len())
+        }
+        Verdict::Safe(c) => println!("safe {c:?} time={t:.3}"),
+        Verdict::Unsafe(w) => println!("unsafe depth={} time={t:.3}", w.depth()),
+        Verdict::Unknown(r) => println!("unknown ({r}) time={t:.3}"),
+    }
+}

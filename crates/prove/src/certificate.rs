@@ -1,0 +1,352 @@
+//! Checking safety certificates with a solver separate from the engines, and writing them
+//! as Certifaiger-style witness circuits (formats.md §3).
+//!
+//! The checks use the generic [`Unroller`] encoding, not the engines' own, so a bug in an
+//! engine's encoding does not hide itself.
+
+use hypermut_aig::{Aig, Lit, Named, Reset};
+use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
+use rustsat::types::Lit as SatLit;
+
+use crate::backend::default_solver;
+use crate::limits::Limits;
+use crate::unroll::{InitMode, UnrollError, Unroller};
+use crate::Certificate;
+
+/// Why a certificate was rejected.
+#[derive(Debug, thiserror::Error)]
+pub enum CertError {
+    /// The AIG has no bad property.
+    #[error("the AIG has no bad property")]
+    NoBadProperty,
+    /// A `Trivial` certificate for a bad literal that is not constant false.
+    #[error("the certificate claims the bad literal is constant false, but it is not")]
+    NotTrivial,
+    /// A clause literal is not a latch literal.
+    #[error("clause {clause} contains literal {lit}, which is not a latch literal")]
+    NotLatchLiteral {
+        /// Clause index.
+        clause: usize,
+        /// The literal.
+        lit: u32,
+    },
+    /// Some initial state violates a clause.
+    #[error("clause {0} of the invariant does not hold in every initial state")]
+    Initiation(usize),
+    /// A clause is not preserved by the transition relation.
+    #[error("clause {0} of the invariant is not preserved by the transition relation")]
+    Consecution(usize),
+    /// The invariant (with the constraints) does not exclude the bad states.
+    #[error("the invariant does not exclude the bad states")]
+    Unsafe,
+    /// A counterexample of depth below `k` exists (k-induction base case).
+    #[error("k-induction base case fails: bad is reachable at depth {0}")]
+    Base(usize),
+    /// The k-induction step fails.
+    #[error("the property is not {0}-inductive (with simple-path constraints)")]
+    Step(usize),
+    /// The certificate kind has no witness circuit.
+    #[error("k-induction certificates cannot be written as a witness circuit (use IC3)")]
+    NoWitnessCircuit,
+    /// The AIG is malformed.
+    #[error(transparent)]
+    Unroll(#[from] UnrollError),
+    /// The check was stopped by the time limit.
+    #[error("the certificate check was interrupted by the time limit")]
+    Interrupted,
+    /// The solver failed.
+    #[error("SAT solver error: {0}")]
+    Solver(String),
+}
+
+fn solver_err(e: impl std::fmt::Display) -> CertError {
+    CertError::Solver(e.to_string())
+}
+
+/// Checks that `cert` proves `aig.bad[0]` unreachable under `aig.constraints`.
+pub fn check_certificate(aig: &Aig, cert: &Certificate) -> Result<(), CertError> {
+    check_certificate_limited(aig, cert, &Limits::none())
+}
+
+/// [`check_certificate`] that gives up with [`CertError::Interrupted`] at the limits.
+///
+/// * `Trivial`: the bad literal is constant false.
+/// * `Invariant`: initiation (syntactic: each clause has a literal that every initial state
+///   satisfies), consecution `Inv ∧ C ∧ T ⇒ Inv′` clause by clause, and safety
+///   `Inv ∧ C ⇒ ¬bad`, where `C` is the conjunction of the constraints in the current frame.
+/// * `KInduction`: the lemmas are an inductive invariant (as above, without safety); no bad
+///   state at depths `0..k` from the initial states with the constraints holding; and no path
+///   of `k + 1` pairwise different states (over the latches in the cone of influence) with
+///   lemmas and constraints in every frame and bad only in the last.
+pub fn check_certificate_limited(
+    aig: &Aig,
+    cert: &Certificate,
+    limits: &Limits,
+) -> Result<(), CertError> {
+    let bad = aig.bad.first().ok_or(CertError::NoBadProperty)?.lit;
+    match cert {
+        Certificate::Trivial => {
+            if bad == Lit::FALSE {
+                Ok(())
+            } else {
+                Err(CertError::NotTrivial)
+            }
+        }
+        Certificate::Invariant { clauses } => check_invariant(aig, clauses, Some(bad), limits),
+        Certificate::KInduction { k, lemmas } => {
+            check_invariant(aig, lemmas, None, limits)?;
+            check_base(aig, bad, *k, limits)?;
+            check_step(aig, bad, *k, lemmas, limits)
+        }
+    }
+}
+
+/// Whether every initial state satisfies `clause`.
+fn holds_initially(aig: &Aig, clause: &[Lit]) -> bool {
+    clause.iter().any(|&l| {
+        let latch = aig.latch_index(l).map(|i| &aig.latches[i]);
+        match latch.map(|x| x.reset) {
+            Some(Reset::Zero) => l.is_neg(),
+            Some(Reset::One) => !l.is_neg(),
+            // An uninitialised latch satisfies a tautology l ∨ ¬l only.
+            Some(Reset::Free) => clause.contains(&!l),
+            None => false,
+        }
+    })
+}
+
+fn solve<S: SolveIncremental>(solver: &mut S, assumptions: &[SatLit]) -> Result<bool, CertError> {
+    match solver.solve_assumps(assumptions).map_err(solver_err)? {
+        SolverResult::Sat => Ok(true),
+        SolverResult::Unsat => Ok(false),
+        SolverResult::Interrupted => Err(CertError::Interrupted),
+    }
+}
+
+fn latch_roots(aig: &Aig, clauses: &[Vec<Lit>]) -> Result<Vec<Lit>, CertError> {
+    let mut roots = Vec::new();
+    for (i, c) in clauses.iter().enumerate() {
+        for &l in c {
+            if aig.latch_index(l).is_none() {
+                return Err(CertError::NotLatchLiteral {
+                    clause: i,
+                    lit: l.0,
+                });
+            }
+            roots.push(l.positive());
+        }
+    }
+    roots.sort_unstable();
+    roots.dedup();
+    Ok(roots)
+}
+
+fn add_clauses<S: SolveIncremental>(
+    solver: &mut S,
+    u: &Unroller<'_>,
+    frame: usize,
+    clauses: &[Vec<Lit>],
+) -> Result<(), CertError> {
+    for c in clauses {
+        let cl = c
+            .iter()
+            .map(|&l| u.lit(frame, l))
+            .collect::<Result<Vec<_>, _>>()?;
+        solver.add_clause_ref(&cl).map_err(solver_err)?;
+    }
+    Ok(())
+}
+
+fn add_constraints<S: SolveIncremental>(
+    solver: &mut S,
+    u: &Unroller<'_>,
+    aig: &Aig,
+    frame: usize,
+) -> Result<(), CertError> {
+    for c in &aig.constraints {
+        solver.add_unit(u.lit(frame, c.lit)?).map_err(solver_err)?;
+    }
+    Ok(())
+}
+
+fn check_invariant(
+    aig: &Aig,
+    clauses: &[Vec<Lit>],
+    bad: Option<Lit>,
+    limits: &Limits,
+) -> Result<(), CertError> {
+    let mut roots = latch_roots(aig, clauses)?;
+    if let Some(i) = clauses.iter().position(|c| !holds_initially(aig, c)) {
+        return Err(CertError::Initiation(i));
+    }
+    roots.extend(aig.constraints.iter().map(|c| c.lit));
+    roots.extend(bad);
+    let mut solver = default_solver(limits);
+    let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
+    u.add_frame(&mut solver)?;
+    u.add_frame(&mut solver)?;
+    add_clauses(&mut solver, &u, 0, clauses)?;
+    add_constraints(&mut solver, &u, aig, 0)?;
+    if let Some(b) = bad {
+        if solve(&mut solver, &[u.lit(0, b)?])? {
+            return Err(CertError::Unsafe);
+        }
+    }
+    for (i, c) in clauses.iter().enumerate() {
+        let violated = c
+            .iter()
+            .map(|&l| u.lit(1, !l))
+            .collect::<Result<Vec<_>, _>>()?;
+        if solve(&mut solver, &violated)? {
+            return Err(CertError::Consecution(i));
+        }
+    }
+    Ok(())
+}
+
+fn check_base(aig: &Aig, bad: Lit, k: usize, limits: &Limits) -> Result<(), CertError> {
+    let mut roots = vec![bad];
+    roots.extend(aig.constraints.iter().map(|c| c.lit));
+    let mut solver = default_solver(limits);
+    let mut u = Unroller::new(aig, &roots, InitMode::Reset)?;
+    for d in 0..k {
+        u.add_frame(&mut solver)?;
+        add_constraints(&mut solver, &u, aig, d)?;
+        if solve(&mut solver, &[u.lit(d, bad)?])? {
+            return Err(CertError::Base(d));
+        }
+    }
+    Ok(())
+}
+
+fn check_step(
+    aig: &Aig,
+    bad: Lit,
+    k: usize,
+    lemmas: &[Vec<Lit>],
+    limits: &Limits,
+) -> Result<(), CertError> {
+    let mut roots = vec![bad];
+    roots.extend(aig.constraints.iter().map(|c| c.lit));
+    let coi_latches = path_latches(aig, &roots, lemmas);
+    roots.extend(latch_roots(aig, lemmas)?);
+    let mut solver = default_solver(limits);
+    let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
+    for f in 0..=k {
+        u.add_frame(&mut solver)?;
+        add_clauses(&mut solver, &u, f, lemmas)?;
+        add_constraints(&mut solver, &u, aig, f)?;
+        if f < k {
+            solver.add_unit(u.lit(f, !bad)?).map_err(solver_err)?;
+        }
+    }
+    for i in 0..=k {
+        for j in i + 1..=k {
+            let mut differ = Vec::with_capacity(coi_latches.len());
+            for &l in &coi_latches {
+                let (a, b) = (u.lit(i, l)?, u.lit(j, l)?);
+                let d = u.new_var().pos_lit();
+                solver.add_ternary(!d, a, b).map_err(solver_err)?;
+                solver.add_ternary(!d, !a, !b).map_err(solver_err)?;
+                differ.push(d);
+            }
+            solver.add_clause_ref(&differ).map_err(solver_err)?;
+        }
+    }
+    if solve(&mut solver, &[u.lit(k, bad)?])? {
+        return Err(CertError::Step(k));
+    }
+    Ok(())
+}
+
+/// The latches the simple-path constraints range over: the cone of influence of `roots`
+/// where latches fixed by unit lemmas are constants (their next-state functions are not
+/// followed) and AND gates that these constants make constant are not entered. On paths where
+/// the lemmas hold, these latches, the constants and the inputs determine the roots and
+/// their own next values, so a path that repeats their values can be shortened.
+fn path_latches(aig: &Aig, roots: &[Lit], lemmas: &[Vec<Lit>]) -> Vec<Lit> {
+    use hypermut_aig::Node;
+    let nodes = aig.nodes();
+    // Known constant values under the unit lemmas: 0, 1, or 2 (unknown).
+    let mut val = vec![2u8; nodes.len()];
+    for c in lemmas.iter().filter(|c| c.len() == 1) {
+        val[c[0].var() as usize] = !c[0].is_neg() as u8;
+    }
+    let lv = |val: &[u8], l: Lit| match val[l.var() as usize] {
+        2 => 2,
+        v => v ^ l.is_neg() as u8,
+    };
+    for (v, n) in nodes.iter().enumerate() {
+        match *n {
+            Node::Const => val[v] = 0,
+            Node::And(a, b) => {
+                let (x, y) = (lv(&val, a), lv(&val, b));
+                val[v] = if x == 0 || y == 0 {
+                    0
+                } else if x == 1 && y == 1 {
+                    1
+                } else {
+                    2
+                };
+            }
+            _ => {}
+        }
+    }
+    let mut seen = vec![false; nodes.len()];
+    let mut stack: Vec<u32> = roots.iter().map(|l| l.var()).collect();
+    let mut out = Vec::new();
+    while let Some(v) = stack.pop() {
+        if std::mem::replace(&mut seen[v as usize], true) || val[v as usize] != 2 {
+            continue;
+        }
+        match nodes[v as usize] {
+            Node::Latch(i) => {
+                out.push(Lit::var_lit(v));
+                stack.push(aig.latches[i as usize].next.var());
+            }
+            Node::And(a, b) => {
+                stack.push(a.var());
+                stack.push(b.var());
+            }
+            _ => {}
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The Certifaiger witness circuit of `cert` (formats.md §3.2): the model with the same
+/// inputs, latches, resets and constraints, and the single bad property `bad ∨ ¬Inv`.
+/// Justice and fairness are dropped; the other bad properties too (only `bad[0]` is
+/// certified).
+pub fn witness_circuit(aig: &Aig, cert: &Certificate) -> Result<Aig, CertError> {
+    let bad = aig.bad.first().ok_or(CertError::NoBadProperty)?.clone();
+    let mut g = aig.clone();
+    g.justice.clear();
+    g.fairness.clear();
+    let lit = match cert {
+        Certificate::Trivial => bad.lit,
+        Certificate::Invariant { clauses } => {
+            latch_roots(aig, clauses)?;
+            let cls: Vec<Lit> = clauses
+                .iter()
+                .map(|c| g.or_all(c.iter().copied()))
+                .collect();
+            let inv = g.and_all(cls);
+            g.or(bad.lit, !inv)
+        }
+        Certificate::KInduction { .. } => return Err(CertError::NoWitnessCircuit),
+    };
+    g.bad = vec![Named {
+        lit,
+        name: bad.name,
+    }];
+    g.comment = Some(format!(
+        "hypermut certificate: witness circuit for bad property 0 ({} clauses)",
+        match cert {
+            Certificate::Invariant { clauses } => clauses.len(),
+            _ => 0,
+        }
+    ));
+    Ok(g)
+}

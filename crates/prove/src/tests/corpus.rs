@@ -1,0 +1,259 @@
+//! The shared AIGER corpus: every file with a known result in `corpus/MANIFEST.md`.
+//!
+//! IC3 runs with a small time limit per file (unknown is allowed, a wrong verdict is not).
+//! Every witness is replayed by our simulator and by py-aiger on the legacy file; every
+//! safe verdict's certificate passes `check_certificate` (inside the engine) and its
+//! Certifaiger witness circuit passes ABC's combinational checks.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use hypermut_aig::aiger::{safety_properties, write_aiger_with, AigerFormat, WriteOptions};
+use hypermut_aig::{check_witness, read_aiger, Aig, Reset, Witness};
+
+use super::abc_confirms_witness_circuit;
+use crate::testutil::abc_available;
+use crate::{witness_circuit, Engine, Ic3, Verdict};
+
+const PYAIGER: &str = "/opt/anchors/pyaiger-venv/bin/python";
+
+fn shared_dir() -> Option<PathBuf> {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared"));
+    if dir.is_dir() {
+        Some(dir.to_path_buf())
+    } else {
+        eprintln!("skipping: shared corpus not found at {}", dir.display());
+        None
+    }
+}
+
+/// `(file, safe?)` for every AIGER file with `UNSAT`/`SAT` in MANIFEST.md.
+fn expected_results(shared: &Path) -> Vec<(PathBuf, bool)> {
+    let text = std::fs::read_to_string(shared.join("corpus/MANIFEST.md")).expect("MANIFEST.md");
+    let mut section: Option<String> = None;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("### ") {
+            section = rest.starts_with("aiger/").then(|| rest.trim().to_string());
+            continue;
+        }
+        let Some(sec) = &section else { continue };
+        if !line.starts_with("| `") {
+            continue;
+        }
+        let cells: Vec<&str> = line
+            .trim()
+            .trim_matches('|')
+            .split('|')
+            .map(str::trim)
+            .collect();
+        let (Some(file), Some(expected)) = (cells.first(), cells.get(7)) else {
+            continue;
+        };
+        let safe = if expected.starts_with("UNSAT") {
+            true
+        } else if expected.starts_with("SAT") {
+            false
+        } else {
+            continue;
+        };
+        out.push((
+            shared.join("corpus").join(sec).join(file.trim_matches('`')),
+            safe,
+        ));
+    }
+    out
+}
+
+/// A witness to confirm with py-aiger: the legacy file, the names of its latches and inputs,
+/// and the witness (with the fold latch appended).
+struct PyCase {
+    file: PathBuf,
+    latches: Vec<(String, bool)>,
+    inputs: Vec<String>,
+    output: String,
+    frames: Vec<Vec<bool>>,
+}
+
+fn py_case(problem: &Aig, w: &Witness, dir: &Path, tag: &str) -> PyCase {
+    let opts = WriteOptions {
+        format: AigerFormat::Ascii,
+        legacy: true,
+        name_all: true,
+    };
+    let file = dir.join(format!("{tag}.aag"));
+    let text = write_aiger_with(problem, &opts);
+    std::fs::write(&file, &text).expect("write legacy file");
+    let named = read_aiger(&text, tag).expect("re-read legacy file");
+    let latches = named
+        .latches
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            let v = match l.reset {
+                Reset::Zero => false,
+                Reset::One => true,
+                Reset::Free => w.init.get(k).copied().flatten().unwrap_or(false),
+            };
+            (l.name.clone(), v)
+        })
+        .collect();
+    PyCase {
+        file,
+        latches,
+        inputs: named.inputs.iter().map(|i| i.name.clone()).collect(),
+        output: named.outputs[0].name.clone(),
+        frames: w
+            .inputs
+            .iter()
+            .map(|f| f.iter().map(|v| v.unwrap_or(false)).collect())
+            .collect(),
+    }
+}
+
+fn py_str(s: &str) -> String {
+    format!("{s:?}")
+}
+
+/// Runs py-aiger once on all cases; each must end with the output true in the last frame.
+fn confirm_with_pyaiger(cases: &[PyCase]) {
+    if !Path::new(PYAIGER).is_file() {
+        eprintln!("skipping the py-aiger check: no venv at {PYAIGER}");
+        return;
+    }
+    let mut script = String::from("import aiger, sys\ncases = [\n");
+    for c in cases {
+        let latches: Vec<String> = c
+            .latches
+            .iter()
+            .map(|(n, v)| format!("{}: {}", py_str(n), if *v { "True" } else { "False" }))
+            .collect();
+        let frames: Vec<String> = c
+            .frames
+            .iter()
+            .map(|f| {
+                let kv: Vec<String> = c
+                    .inputs
+                    .iter()
+                    .zip(f)
+                    .map(|(n, v)| format!("{}: {}", py_str(n), if *v { "True" } else { "False" }))
+                    .collect();
+                format!("{{{}}}", kv.join(", "))
+            })
+            .collect();
+        script += &format!(
+            "  ({}, {{{}}}, [{}], {}),\n",
+            py_str(&c.file.display().to_string()),
+            latches.join(", "),
+            frames.join(", "),
+            py_str(&c.output)
+        );
+    }
+    script += "]\nfor f, l, ins, o in cases:\n    c = aiger.load(f)\n    res = c.simulate(ins, latches=l)\n    print(f, ''.join('1' if r[0][o] else '0' for r in res))\n";
+    let out = Command::new(PYAIGER)
+        .arg("-c")
+        .arg(&script)
+        .output()
+        .expect("python starts");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "py-aiger failed:\n{}\n{}",
+        text,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), cases.len(), "{text}");
+    for (c, line) in cases.iter().zip(lines) {
+        assert!(
+            line.ends_with('1'),
+            "py-aiger does not see the bad state at the end of the witness for {}: {line}",
+            c.file.display()
+        );
+    }
+    eprintln!("py-aiger confirmed {} witnesses", cases.len());
+}
+
+#[test]
+fn corpus_verdicts_witnesses_and_certificates() {
+    let Some(shared) = shared_dir() else { return };
+    let expected = expected_results(&shared);
+    assert!(
+        expected.len() >= 100,
+        "MANIFEST.md lists {}",
+        expected.len()
+    );
+    // Debug builds are slower; unknown is allowed, wrong is not.
+    let limit = Duration::from_millis(if cfg!(debug_assertions) { 1500 } else { 10_000 });
+    let dir = tempfile::tempdir().expect("temp dir");
+    let abc = abc_available();
+    if !abc {
+        eprintln!("skipping the ABC certificate checks: berkeley-abc is not on PATH");
+    }
+    let start = Instant::now();
+    let mut py_cases = Vec::new();
+    let (mut solved, mut unknown, mut certified) = (0, 0, 0);
+    for (n, (path, expect_safe)) in expected.iter().enumerate() {
+        let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let aig = read_aiger(&bytes, &path.display().to_string()).expect("corpus file reads");
+        let props = safety_properties(&aig).to_vec();
+        assert!(!props.is_empty(), "{}", path.display());
+        let (mut any_unsafe, mut all_safe) = (false, true);
+        for (p, prop) in props.iter().enumerate() {
+            let mut problem = aig.clone();
+            problem.bad = vec![prop.clone()];
+            problem.justice.clear();
+            problem.fairness.clear();
+            let what = format!("{} property {p}", path.display());
+            match Ic3::new(Some(limit)).check(&problem) {
+                Verdict::Unsafe(w) => {
+                    assert!(!expect_safe, "{what}: WRONG verdict unsafe");
+                    let w = Witness {
+                        properties: vec![format!("b{p}")],
+                        ..w
+                    };
+                    check_witness(&aig, &w).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    py_cases.push(py_case(&problem, &w, dir.path(), &format!("f{n}p{p}")));
+                    any_unsafe = true;
+                    all_safe = false;
+                }
+                Verdict::Safe(cert) => {
+                    assert!(
+                        *expect_safe || props.len() > 1,
+                        "{what}: WRONG verdict safe"
+                    );
+                    if abc {
+                        let w = witness_circuit(&problem, &cert).expect("IC3 certificate");
+                        abc_confirms_witness_circuit(
+                            &problem,
+                            &w,
+                            dir.path(),
+                            &format!("f{n}p{p}"),
+                        );
+                        certified += 1;
+                    }
+                }
+                Verdict::Unknown(_) => all_safe = false,
+            }
+        }
+        assert!(
+            !all_safe || *expect_safe,
+            "{}: WRONG verdict safe",
+            path.display()
+        );
+        if any_unsafe || all_safe {
+            solved += 1;
+        } else {
+            unknown += 1;
+        }
+    }
+    eprintln!(
+        "corpus: {solved} solved, {unknown} unknown within {limit:?} each, {certified} \
+         certificates confirmed by ABC, {:?} in total",
+        start.elapsed()
+    );
+    confirm_with_pyaiger(&py_cases);
+    let need = if cfg!(debug_assertions) { 3 } else { 4 };
+    assert!(solved >= expected.len() * need / 5, "only {solved} solved");
+}
