@@ -11,6 +11,8 @@ pub(crate) struct Diag {
     pub span: Span,
     /// What is wrong (without location).
     pub message: String,
+    /// Whether the problem is in the I/O options rather than in the model text.
+    pub in_options: bool,
 }
 
 impl Diag {
@@ -19,11 +21,26 @@ impl Diag {
         Diag {
             span,
             message: message.into(),
+            in_options: false,
+        }
+    }
+
+    /// A problem with the `inputs`/`outputs` options (no source location).
+    pub fn option(span: Span, message: impl Into<String>) -> Self {
+        Diag {
+            span,
+            message: message.into(),
+            in_options: true,
         }
     }
 
     /// Renders the diagnostic against the sources it refers to.
     pub fn into_error(self, sources: &SourceMap) -> SmvError {
+        if self.in_options {
+            return SmvError::Options {
+                message: self.message,
+            };
+        }
         let rendered = sources
             .render(self.span, &self.message)
             .trim_end()
@@ -50,6 +67,12 @@ pub enum SmvError {
         /// The caret diagnostic shown by `Display`.
         rendered: String,
     },
+    /// The `inputs`/`outputs` options name something the model does not declare.
+    #[error("{message}")]
+    Options {
+        /// What is wrong.
+        message: String,
+    },
     /// The model file could not be read.
     #[error("{}: cannot read model: {source}", .path.display())]
     Io {
@@ -74,7 +97,7 @@ impl SmvError {
     pub fn span(&self) -> Option<Span> {
         match self {
             SmvError::Source { span, .. } => Some(*span),
-            SmvError::Io { .. } | SmvError::Internal { .. } => None,
+            SmvError::Io { .. } | SmvError::Internal { .. } | SmvError::Options { .. } => None,
         }
     }
 

@@ -1,23 +1,39 @@
 //! NuSMV front-end of hypermut: reads a `.smv` model into a [`hypermut_ir::System`].
 //!
 //! Pipeline: [`lexer`] (tokens and `-- @input`/`-- @output` pragmas) → [`parser`] (syntax
-//! tree with spans, [`ast`]) → [`elab`] (names, types, DEFINE expansion, IR).
+//! tree with spans, [`ast`]) → [`elab`] (flattening, names, types, DEFINE expansion, IR).
 //!
-//! Supported so far: one `MODULE main` with `VAR`, `IVAR`, `FROZENVAR` (boolean, symbolic
-//! enumerations, integer ranges), `DEFINE`, `ASSIGN` with `init(x)`/`next(x)`, `INIT`,
-//! `INVAR`, `TRANS`, `case`, sets (choices), `?:`, boolean, arithmetic and relational
-//! operators. Specification and fairness sections are skipped. Everything else is rejected
-//! with a located error. Every expression node built from the source carries its span.
+//! The NuSMV 2.5/2.6 language as real models use it: every section (`MODULE name(params)`,
+//! `VAR`, `IVAR`, `FROZENVAR`, `DEFINE` (also arrays), `CONSTANTS`, `ASSIGN` with `init`,
+//! `next` and invariant assignments, `INIT`, `TRANS`, `INVAR`, `FAIRNESS`, `JUSTICE`,
+//! `COMPASSION`, `INVARSPEC`, `SPEC`/`CTLSPEC`, `LTLSPEC`, `PSLSPEC`, `COMPUTE`, `NAME n :=`,
+//! `ISA`), finite types (boolean, symbolic/integer/mixed enumerations, ranges, signed and
+//! unsigned words, nested arrays, module and `process` instances) and the full expression
+//! language (see `elab`'s modules for each decision). Infinite types (`integer`, `real`,
+//! `clock`) are rejected. Every error is located with a caret; nothing panics on any
+//! input; every expression node built from the source carries its span.
 //!
-//! Semantic choices (details in the `elab` modules):
-//! * `case` is a nested if-then-else whose last branch is the default (NuSMV's exhaustiveness
-//!   check is not done yet).
-//! * DEFINEs are macros: their nodes keep the spans of the DEFINE body, so an operand of an
-//!   operator may lie outside the operator's span when it is a DEFINE reference. Each
-//!   expansion of a DEFINE containing a set is a separate choice site.
-//! * Symbolic constants shared by several enumerations are typed by context.
-//! * Inputs are IVARs, `-- @input` VARs and VARs that are never assigned and never read under
-//!   `next()` in TRANS; outputs are the `-- @output` names, else every non-input variable.
+//! Safety specifications (`INVARSPEC p`, `AG p`, `G p` with propositional `p`) become
+//! [`hypermut_ir::Property`]s; other specifications are skipped with a note in
+//! [`Loaded::warnings`].
+//!
+//! Decisions [hypermut] (details in the module documentation of `elab`):
+//! * Integer enumerations are `Int` ranges (gaps enforced by an invariant where the value is
+//!   free); mixed enumerations are `Enum`s with the integers spelled as symbols.
+//! * Arrays become one variable per element (`a[2]`, `a[1][0]`, `n[0].x`); a variable index
+//!   is a multiplexer, and an index outside the bounds reads the highest element the index
+//!   type can reach (NuSMV reports a run-time error).
+//! * `process` instances interleave through one scheduler choice per step (over `main` and
+//!   the processes); `x := e` (invariant assignment) makes `x` a macro for `e`.
+//! * `case` exhaustiveness is checked as NuSMV does (in the context the `case` is used in) by
+//!   enumeration; too large to enumerate → accepted with a note.
+//! * Range violations: constants among the possible assigned values are checked statically;
+//!   computed out-of-range values are not (hypermut's all-states range check covers mutants).
+//! * Old-NuSMV idioms are accepted with a note: 0/1 as booleans (NuSMV's `-old`), and
+//!   `!x = c` with a non-boolean `x` read as `!(x = c)` (NuSMV 2.4's precedence).
+//! * Division truncates toward zero and `mod` takes the dividend's sign (NuSMV's default,
+//!   ANSI C); division by zero gives the IR's value (NuSMV reports an error).
+//! * FAIRNESS/JUSTICE/COMPASSION are type-checked and ignored (the IR has no fairness).
 
 mod ast;
 mod elab;
@@ -33,16 +49,58 @@ pub use error::SmvError;
 
 /// Stack size of the thread that parses and elaborates (deeply nested or long expressions
 /// recurse; the memory is only reserved, not committed).
-const STACK_SIZE: usize = 256 * 1024 * 1024;
+const STACK_SIZE: usize = 1024 * 1024 * 1024;
+
+/// Overrides of the model's I/O annotation (`-- @input` / `-- @output` pragmas). Names are
+/// hierarchical (`a.b`, `arr[2]`; an array name stands for all its elements).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SmvOptions {
+    /// When set, exactly these variables are forced to be inputs (replacing `@input`).
+    pub inputs: Option<Vec<String>>,
+    /// When set, exactly these variables and DEFINEs are the outputs (replacing `@output`).
+    pub outputs: Option<Vec<String>>,
+}
+
+/// A loaded model and the notes the front-end made about it.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The transition system.
+    pub system: System,
+    /// Notes for the user, each `file:line: text` (skipped specifications, ignored fairness,
+    /// `case` conditions whose exhaustiveness could not be checked).
+    pub warnings: Vec<String>,
+    /// For each of `system.properties`, the module instance it was written in (`""` for
+    /// main, else the hierarchical instance name).
+    pub property_instances: Vec<String>,
+}
 
 /// Parses and elaborates the SMV model `text`, shown as `name` in diagnostics. The returned
 /// system is named `main` and holds `text` as source file 0.
 pub fn parse_smv(name: &str, text: &str) -> Result<System, SmvError> {
-    let (n, t) = (name.to_string(), text.to_string());
+    parse_smv_with(name, text, &SmvOptions::default()).map(|l| l.system)
+}
+
+/// Reads and parses the SMV model at `path` (shown as given in diagnostics).
+pub fn load_smv(path: &Path) -> Result<System, SmvError> {
+    load_smv_with(path, &SmvOptions::default()).map(|l| l.system)
+}
+
+/// [`load_smv`] with I/O overrides; also returns the front-end's notes.
+pub fn load_smv_with(path: &Path, options: &SmvOptions) -> Result<Loaded, SmvError> {
+    let text = std::fs::read_to_string(path).map_err(|source| SmvError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_smv_with(&path.display().to_string(), &text, options)
+}
+
+/// [`parse_smv`] with I/O overrides; also returns the front-end's notes.
+pub fn parse_smv_with(name: &str, text: &str, options: &SmvOptions) -> Result<Loaded, SmvError> {
+    let (n, t, o) = (name.to_string(), text.to_string(), options.clone());
     let worker = std::thread::Builder::new()
         .name("hypermut-smv".into())
         .stack_size(STACK_SIZE)
-        .spawn(move || parse_in_place(&n, &t));
+        .spawn(move || parse_in_place(&n, &t, &o));
     match worker {
         Ok(handle) => handle.join().unwrap_or_else(|_| {
             Err(SmvError::Internal {
@@ -51,21 +109,12 @@ pub fn parse_smv(name: &str, text: &str) -> Result<System, SmvError> {
             })
         }),
         // No thread available: run on the caller's stack.
-        Err(_) => parse_in_place(name, text),
+        Err(_) => parse_in_place(name, text, options),
     }
 }
 
-/// Reads and parses the SMV model at `path` (shown as given in diagnostics).
-pub fn load_smv(path: &Path) -> Result<System, SmvError> {
-    let text = std::fs::read_to_string(path).map_err(|source| SmvError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    parse_smv(&path.display().to_string(), &text)
-}
-
 /// The whole pipeline on the current thread.
-fn parse_in_place(name: &str, text: &str) -> Result<System, SmvError> {
+fn parse_in_place(name: &str, text: &str, options: &SmvOptions) -> Result<Loaded, SmvError> {
     let mut sys = System::new("main");
     let file = sys.sources.add(name, text);
     let lexed = lexer::lex(file, text);
@@ -74,7 +123,13 @@ fn parse_in_place(name: &str, text: &str) -> Result<System, SmvError> {
         Err(d) => return Err(d.into_error(&sys.sources)),
     };
     let sources = sys.sources.clone();
-    elab::elaborate(sys, &program, &lexed.pragmas).map_err(|d| d.into_error(&sources))
+    let done = elab::elaborate(sys, &program, &lexed.pragmas, options)
+        .map_err(|d| d.into_error(&sources))?;
+    Ok(Loaded {
+        system: done.system,
+        warnings: done.warnings,
+        property_instances: done.property_instances,
+    })
 }
 
 #[cfg(test)]

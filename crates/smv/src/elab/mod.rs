@@ -1,32 +1,128 @@
-//! Elaboration of the parsed `MODULE main` into a [`System`].
+//! Elaboration of a parsed program into a [`System`].
 //!
-//! Order: declarations (names, types, enumerations) → assignments → INIT/INVAR/TRANS →
-//! input/output partition (pragmas and defaults) → a check of DEFINEs that were never used.
+//! Phases:
+//! 1. [`inst`]: flatten the module hierarchy from `main` (hierarchical names `a.b.c`, array
+//!    elements `a[1]`, parameters bound by reference), declare every name, compute types.
+//! 2. Invariant assignments `x := e` are found; such an `x` becomes a macro for `e` (it is not
+//!    an IR variable), the other variables become IR variables in declaration order.
+//! 3. [`assign`]: `init`/`next` assignments (with `process` interleaving), INIT/INVAR/TRANS.
+//! 4. [`spec`]: safety properties from the specifications; everything else is checked on a
+//!    throw-away copy (unused DEFINEs, skipped specifications, fairness).
+//! 5. [`io`]: the input/output partition.
+//! 6. Everything that is not part of the system (unused DEFINEs, the propositional parts of
+//!    skipped specifications, fairness) is elaborated on a throw-away copy, so that its
+//!    errors are reported as NuSMV reports them.
 
-mod decl;
+mod assign;
+mod case;
 mod expr;
+mod inst;
 mod io;
+mod names;
+mod ops;
+mod spec;
+mod types;
 
 use std::collections::HashMap;
 
-use hypermut_ir::{
-    Constraint, ConstraintKind, EnumId, ExprId, ExprKind, Span, System, Type, Value, VarId,
-};
+use hypermut_ir::{EnumId, ExprId, Span, System, Type, VarId};
 
-use crate::ast::{Assign, AssignKind, DefineDecl, Module, Program, Section, VarKind};
+use crate::ast::{Assign, Expr, Module, Program, Section, VarKind};
 use crate::error::Diag;
 use crate::lexer::Pragma;
+use crate::SmvOptions;
 
 pub(crate) use expr::NextMode;
 
-/// What a declared name stands for.
+/// Index of a module instance in [`Elab::insts`] (0 is `main`).
+pub(crate) type InstId = usize;
+
+/// A module instance after flattening.
+pub(crate) struct Inst<'a> {
+    /// Hierarchical name (`""` for main, else `a.b`).
+    pub path: String,
+    /// Formal parameter → actual expression and the instance it is evaluated in.
+    pub params: HashMap<&'a str, (&'a Expr, InstId)>,
+    /// The process this instance belongs to (index into [`Elab::procs`]; 0 is main).
+    pub process: usize,
+    /// The sections of the module, with `ISA` expanded.
+    pub sections: Vec<&'a Section>,
+}
+
+/// A `process` (NuSMV interleaving): its selector value and root instance.
+pub(crate) struct Proc {
+    /// The value of `_process_selector_` that runs it (`main` or the instance path).
+    pub name: String,
+    /// Its `running` expression, once built.
+    pub running: Option<ExprId>,
+}
+
+/// What a hierarchical name denotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Decl {
-    /// A variable and the section it was declared in.
-    Var(VarId, VarKind),
+pub(crate) enum Sym {
+    /// A variable (index into [`Elab::decls`]).
+    Var(usize),
     /// A DEFINE (index into [`Elab::defines`]).
     Define(usize),
+    /// A module instance.
+    Inst(InstId),
+    /// An array; its elements are named `name[k]` for `lo ≤ k ≤ hi`.
+    Array {
+        /// Smallest index.
+        lo: i64,
+        /// Largest index.
+        hi: i64,
+    },
+    /// `running` of a process.
+    Running(usize),
 }
+
+/// The state of an invariant assignment's macro expansion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum MacroState {
+    /// Not expanded yet.
+    #[default]
+    Pending,
+    /// Being expanded (a second visit is a cycle).
+    Busy,
+    /// Expanded.
+    Done(ExprId),
+}
+
+/// A declared variable.
+pub(crate) struct VarInfo<'a> {
+    /// Hierarchical name.
+    pub name: String,
+    /// Section it was declared in.
+    pub kind: VarKind,
+    /// IR type.
+    pub ty: Type,
+    /// The allowed values when the type is an integer enumeration with gaps (`{0, 2, 5}`).
+    pub domain: Option<Vec<i64>>,
+    /// Where it was declared.
+    pub span: Span,
+    /// The IR variable (`None` before phase 2 and for invariant-assigned variables).
+    pub var: Option<VarId>,
+    /// Its invariant assignment `x := e`, if any, with the instance it appears in.
+    pub invariant: Option<(&'a Assign, InstId)>,
+    /// Expansion of the invariant assignment for the current and the next state.
+    pub macro_state: [MacroState; 2],
+}
+
+/// A DEFINE of one instance (array DEFINEs contribute one entry per element).
+pub(crate) struct DefineInfo<'a> {
+    /// Hierarchical name.
+    pub name: String,
+    /// The macro body.
+    pub body: &'a Expr,
+    /// The instance its names are resolved in.
+    pub ctx: InstId,
+    /// Whether some model part expanded it.
+    pub used: bool,
+}
+
+/// Values of all variables in one state (`None`: not given), indexed by variable.
+pub(crate) type StateVec = Vec<Option<hypermut_ir::Value>>;
 
 /// Key of a memoised DEFINE expansion: define, `next` mode class, expected enumeration.
 type MemoKey = (usize, u8, Option<EnumId>);
@@ -38,34 +134,85 @@ pub(crate) struct Scratch {
     pub sys: System,
     /// DEFINE expansions that created no choice site, for reuse.
     pub memo: HashMap<MemoKey, ExprId>,
-    /// Variables read under `next()` in TRANS, with the first such occurrence.
+    /// Variables read under `next()`, with the first such occurrence.
     pub next_uses: HashMap<VarId, Span>,
 }
 
-/// Elaboration context of one module.
+/// One `next(x) := e` (possibly one per process).
+pub(crate) struct NextAssign {
+    /// The process whose step performs it.
+    pub process: usize,
+    /// The assigned value.
+    pub rhs: ExprId,
+    /// The left-hand side.
+    pub lhs: Span,
+}
+
+/// Elaboration context.
 pub(crate) struct Elab<'a> {
     /// Mutable state (system under construction and caches).
     pub st: Scratch,
-    /// Declared names (variables and DEFINEs) and their declaration spans.
-    pub names: HashMap<String, (Decl, Span)>,
-    /// The DEFINEs, in declaration order.
-    pub defines: Vec<&'a DefineDecl>,
-    /// Whether each DEFINE has been expanded (and thereby checked).
-    pub define_used: Vec<bool>,
-    /// Symbolic constant → the enumerations containing it, in creation order.
-    pub consts: HashMap<String, Vec<EnumId>>,
+    /// The program.
+    pub program: &'a Program,
+    /// Module name → module.
+    pub modules: HashMap<&'a str, &'a Module>,
+    /// Instances, main first, in declaration (depth-first) order.
+    pub insts: Vec<Inst<'a>>,
+    /// Processes; index 0 is main.
+    pub procs: Vec<Proc>,
+    /// Hierarchical name → what it denotes, with its declaration span.
+    pub syms: HashMap<String, (Sym, Span)>,
+    /// Declared variables, in declaration order.
+    pub decls: Vec<VarInfo<'a>>,
+    /// DEFINEs.
+    pub defines: Vec<DefineInfo<'a>>,
+    /// Symbolic constant → the enumerations containing it, in creation order, and where the
+    /// constant was first declared.
+    pub consts: HashMap<String, (Vec<EnumId>, Span)>,
     /// Enumeration value list → its IR enumeration (identical lists share one).
     pub enum_index: HashMap<Vec<String>, EnumId>,
-    /// Names of all modules in the file.
-    pub modules: Vec<String>,
-    /// DEFINEs currently being expanded (innermost last), for cycle detection.
+    /// DEFINEs (and invariant-assigned variables, as `usize::MAX - decl`) being expanded.
     pub expanding: Vec<usize>,
     /// Current expression elaboration depth.
     pub depth: u32,
-    /// Variables in declaration order with their section.
-    pub var_order: Vec<(VarId, VarKind)>,
-    /// Spans of the `init(x)` / `next(x)` assignments per variable.
-    pub assigned: HashMap<VarId, (Option<Span>, Option<Span>)>,
+    /// When set, variable references are errors (constant expressions).
+    pub const_only: bool,
+    /// Spans of `init(x)` assignments per variable.
+    pub inits: HashMap<VarId, Span>,
+    /// `next(x)` assignments per variable.
+    pub nexts: HashMap<VarId, Vec<NextAssign>>,
+    /// The `_process_selector_` choice, once built.
+    pub selector: Option<(EnumId, ExprId)>,
+    /// Allowed values of variables whose type has gaps.
+    pub domains: HashMap<VarId, Vec<i64>>,
+    /// `case` nodes that are not exhaustive in isolation (checked in their context).
+    pub pending_cases: HashMap<ExprId, case::PendingCase>,
+    /// `case` nodes known to be exhaustive.
+    pub exhaustive_ok: std::collections::HashSet<ExprId>,
+    /// Notes for the user (skipped specifications, unchecked conditions, …).
+    pub warnings: Vec<String>,
+    /// The instance each property was written in.
+    pub property_instances: Vec<String>,
+    /// Reusable current/next state vectors for the `case` checks (all `None`).
+    pub eval_buffers: std::cell::Cell<(StateVec, StateVec)>,
+    /// Values of folded constant expressions.
+    pub fold_memo: std::cell::RefCell<HashMap<ExprId, Option<hypermut_ir::Value>>>,
+    /// Whether integers 0/1 were used as booleans (NuSMV's `-old` compatibility).
+    pub old_compat: bool,
+    /// Whether `!x = c` with a non-boolean `x` was read as `!(x = c)` (NuSMV 2.4).
+    pub old_precedence: bool,
+    /// DEFINEs with hierarchical names, declared once all instances exist.
+    pub deferred_defines: Vec<(InstId, &'a crate::ast::DefineDecl)>,
+}
+
+/// The result of elaboration.
+pub(crate) struct Elaborated {
+    /// The system.
+    pub system: System,
+    /// Notes for the user.
+    pub warnings: Vec<String>,
+    /// The instance each property was written in.
+    pub property_instances: Vec<String>,
 }
 
 /// Elaborates `program` into `sys` (which already holds the source file).
@@ -73,221 +220,96 @@ pub(crate) fn elaborate(
     sys: System,
     program: &Program,
     pragmas: &[Pragma],
-) -> Result<System, Diag> {
-    let main = find_main(program)?;
+    options: &SmvOptions,
+) -> Result<Elaborated, Diag> {
     let mut e = Elab {
         st: Scratch {
             sys,
             ..Scratch::default()
         },
-        names: HashMap::new(),
+        program,
+        modules: HashMap::new(),
+        insts: Vec::new(),
+        procs: Vec::new(),
+        syms: HashMap::new(),
+        decls: Vec::new(),
         defines: Vec::new(),
-        define_used: Vec::new(),
         consts: HashMap::new(),
         enum_index: HashMap::new(),
-        modules: program
-            .modules
-            .iter()
-            .map(|m| m.name.name.clone())
-            .collect(),
         expanding: Vec::new(),
         depth: 0,
-        var_order: Vec::new(),
-        assigned: HashMap::new(),
+        const_only: false,
+        inits: HashMap::new(),
+        nexts: HashMap::new(),
+        selector: None,
+        domains: HashMap::new(),
+        pending_cases: HashMap::new(),
+        exhaustive_ok: std::collections::HashSet::new(),
+        warnings: Vec::new(),
+        deferred_defines: Vec::new(),
+        old_compat: false,
+        old_precedence: false,
+        property_instances: Vec::new(),
+        eval_buffers: std::cell::Cell::new((Vec::new(), Vec::new())),
+        fold_memo: std::cell::RefCell::new(HashMap::new()),
     };
     e.st.sys.name = "main".into();
-    e.declare(main)?;
-    for s in &main.sections {
-        match s {
-            Section::Assigns(assigns) => {
-                for a in assigns {
-                    e.assign(a)?;
-                }
-            }
-            Section::Constraint(kind, x) => e.constraint(*kind, x)?,
-            Section::Vars(..) | Section::Defines(_) | Section::Skipped(_) => {}
-        }
+    e.index_modules()?;
+    e.instantiate_main()?;
+    e.mark_invariant_assignments()?;
+    e.create_vars();
+    for i in 0..e.insts.len() {
+        e.instance_behaviour(i)?;
     }
-    e.io(pragmas)?;
-    e.check_unused_defines()?;
-    Ok(e.st.sys)
-}
-
-/// The single `MODULE main`, without parameters.
-fn find_main(program: &Program) -> Result<&Module, Diag> {
-    let mut mains = program.modules.iter().filter(|m| m.name.name == "main");
-    let main = mains
-        .next()
-        .ok_or_else(|| Diag::new(program.eof, "no `MODULE main` found"))?;
-    if let Some(dup) = mains.next() {
-        return Err(Diag::new(dup.name.span, "duplicate `MODULE main`"));
+    e.finish_nexts()?;
+    e.expand_invariant_macros()?;
+    for i in 0..e.insts.len() {
+        e.instance_specs(i)?;
     }
-    if let Some(p) = main.params.first() {
-        return Err(Diag::new(p.span, "`MODULE main` cannot have parameters"));
+    e.io(pragmas, options)?;
+    e.check_only()?;
+    if e.old_compat {
+        let file = e.st.sys.sources.location(e.program.eof).file;
+        e.warnings.push(format!(
+            "{file}: the integers 0 and 1 are used as booleans; accepted as NuSMV does with \
+             `-old` (backward compatibility)"
+        ));
     }
-    Ok(main)
+    if e.old_precedence {
+        let file = e.st.sys.sources.location(e.program.eof).file;
+        e.warnings.push(format!(
+            "{file}: `!x = c` with a non-boolean `x` is read as `!(x = c)`, as NuSMV 2.4 did \
+             (NuSMV 2.5 rejects it)"
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    e.warnings.retain(|w| seen.insert(w.clone()));
+    Ok(Elaborated {
+        system: e.st.sys,
+        warnings: e.warnings,
+        property_instances: e.property_instances,
+    })
 }
 
 impl Elab<'_> {
-    /// One `init(x) := e;` / `next(x) := e;`.
-    fn assign(&mut self, a: &Assign) -> Result<(), Diag> {
-        let name = &a.target.name;
-        let (v, kind) = match self.names.get(name) {
-            None => {
-                return Err(Diag::new(
-                    a.target.span,
-                    format!("undefined identifier `{name}`"),
-                ))
-            }
-            Some((Decl::Define(_), _)) => {
-                return Err(Diag::new(
-                    a.target.span,
-                    format!("cannot assign to DEFINE `{name}`"),
-                ))
-            }
-            Some((Decl::Var(v, k), _)) => (*v, *k),
-        };
-        let (what, mode) = match a.kind {
-            AssignKind::Invariant => {
-                return Err(Diag::new(
-                    a.lhs_span,
-                    format!("invariant assignments (`{name} := …`) are not supported yet"),
-                ))
-            }
-            AssignKind::Init => ("initial", NextMode::Forbidden("`init(…)` assignments")),
-            AssignKind::Next => (
-                "next",
-                NextMode::Forbidden(
-                    "the right-hand side of `next(…)` assignments (not supported yet)",
-                ),
-            ),
-        };
-        match kind {
-            VarKind::IVar => {
-                return Err(Diag::new(
-                    a.lhs_span,
-                    format!("illegal assignment of {what} value to input variable \"{name}\""),
-                ))
-            }
-            VarKind::Frozen if a.kind == AssignKind::Next => {
-                return Err(Diag::new(
-                    a.lhs_span,
-                    format!("illegal assignment of next value to frozen variable \"{name}\""),
-                ))
-            }
-            _ => {}
-        }
-        let slot = self.assigned.entry(v).or_default();
-        let prev = if a.kind == AssignKind::Init {
-            &mut slot.0
-        } else {
-            &mut slot.1
-        };
-        if prev.is_some() {
-            return Err(Diag::new(
-                a.lhs_span,
-                format!("variable is assigned more than once: {name}"),
-            ));
-        }
-        *prev = Some(a.lhs_span);
-        let var_ty = self.st.sys.var(v).ty;
-        let rhs = self.elab(&a.rhs, mode, enum_of(var_ty))?;
-        let rhs_ty = self.st.sys.ty(rhs);
-        let compatible = match (var_ty, rhs_ty) {
-            (Type::Int { .. }, Type::Int { .. }) => true,
-            (x, y) => x == y,
-        };
-        if !compatible {
-            let d = |t: Type| t.describe(&self.st.sys.enums);
-            return Err(Diag::new(
-                a.rhs.span,
-                format!(
-                    "type mismatch in assignment to `{name}`: expected {}, found {}",
-                    d(var_ty),
-                    d(rhs_ty)
-                ),
-            ));
-        }
-        self.check_constant_range(v, rhs, a.rhs.span)?;
-        let var = &mut self.st.sys.vars[v.0 as usize];
-        if a.kind == AssignKind::Init {
-            var.init = Some(rhs);
-        } else {
-            var.next = Some(rhs);
-        }
-        Ok(())
+    /// The location `file:line` of a span, for notes.
+    pub(crate) fn where_is(&self, span: Span) -> String {
+        let loc = self.st.sys.sources.location(span);
+        format!("{}:{}", loc.file, loc.line)
     }
 
-    /// Rejects integer constants among the possible values of `rhs` (through `case` branches
-    /// and set elements) that lie outside the range of `v`.
-    fn check_constant_range(&self, v: VarId, rhs: ExprId, fallback: Span) -> Result<(), Diag> {
-        let var = self.st.sys.var(v);
-        let Type::Int { lo, hi } = var.ty else {
-            return Ok(());
-        };
-        let mut stack = vec![rhs];
-        let mut seen = std::collections::HashSet::new();
-        while let Some(id) = stack.pop() {
-            if !seen.insert(id) {
-                continue;
-            }
-            let node = self.st.sys.exprs.node(id);
-            match &node.kind {
-                ExprKind::Ite(_, a, b) => stack.extend([*a, *b]),
-                ExprKind::Choice { options, .. } => stack.extend(options.iter().copied()),
-                ExprKind::Const(Value::Int(c)) if *c < lo || *c > hi => {
-                    return Err(Diag::new(
-                        node.span.unwrap_or(fallback),
-                        format!("cannot assign value {c} to variable {}", var.name),
-                    ));
-                }
-                _ => {}
-            }
-        }
-        Ok(())
+    /// The hierarchical name of `name` inside instance `ctx`.
+    pub(crate) fn full_name(&self, ctx: InstId, name: &str) -> String {
+        join(&self.insts[ctx].path, name)
     }
+}
 
-    /// An INIT / INVAR / TRANS constraint.
-    fn constraint(&mut self, kind: ConstraintKind, x: &crate::ast::Expr) -> Result<(), Diag> {
-        let (keyword, mode) = match kind {
-            ConstraintKind::Init => ("INIT", NextMode::Forbidden("INIT")),
-            ConstraintKind::Invariant => ("INVAR", NextMode::Forbidden("INVAR")),
-            ConstraintKind::Trans => ("TRANS", NextMode::Allowed),
-        };
-        let id = self.elab(x, mode, None)?;
-        let ty = self.st.sys.ty(id);
-        if !ty.is_bool() {
-            return Err(Diag::new(
-                x.span,
-                format!(
-                    "{keyword} expression must be boolean, found {}",
-                    ty.describe(&self.st.sys.enums)
-                ),
-            ));
-        }
-        self.st.sys.constraints.push(Constraint {
-            kind,
-            expr: id,
-            span: Some(x.span),
-        });
-        Ok(())
-    }
-
-    /// Expands every DEFINE that no model part used, on a throw-away copy, so that errors in
-    /// unused DEFINEs are still reported.
-    fn check_unused_defines(&mut self) -> Result<(), Diag> {
-        if self.define_used.iter().all(|u| *u) {
-            return Ok(());
-        }
-        let saved = self.st.clone();
-        for i in 0..self.defines.len() {
-            if !self.define_used[i] {
-                let d = self.defines[i];
-                self.elab_define(i, d.name.span, NextMode::Allowed, None)?;
-            }
-        }
-        self.st = saved;
-        Ok(())
+/// `path.name`, or `name` at the top.
+pub(crate) fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
     }
 }
 

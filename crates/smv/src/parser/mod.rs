@@ -1,15 +1,15 @@
 //! Recursive-descent parser from tokens to the [`crate::ast`] tree.
 //!
-//! Only the body of `MODULE main` is parsed; the bodies of other modules are skipped up to
-//! the next `MODULE` (instances are rejected during elaboration). Specification and fairness
-//! sections are skipped up to the next section keyword.
+//! Every module is parsed. `PSLSPEC` and `COMPUTE` sections are skipped up to the next
+//! section keyword; every other section, including CTL and LTL specifications, is parsed.
 
 mod decl;
 mod expr;
+mod spec;
 
 use hypermut_ir::{ConstraintKind, FileId, Span};
 
-use crate::ast::{Ident, Module, Program, Section, VarKind};
+use crate::ast::{Ident, Module, Program, Section, SpecKind, VarKind};
 use crate::error::Diag;
 use crate::lexer::{Tok, Token};
 
@@ -17,17 +17,7 @@ use crate::lexer::{Tok, Token};
 pub const MAX_NESTING: u32 = 1000;
 
 /// Sections whose contents are parsed over and ignored.
-const SKIPPED_SECTIONS: &[&str] = &[
-    "SPEC",
-    "CTLSPEC",
-    "LTLSPEC",
-    "INVARSPEC",
-    "PSLSPEC",
-    "COMPUTE",
-    "FAIRNESS",
-    "JUSTICE",
-    "COMPASSION",
-];
+const SKIPPED_SECTIONS: &[&str] = &["PSLSPEC", "COMPUTE"];
 
 /// Token cursor with error helpers.
 pub(crate) struct Parser<'a> {
@@ -36,6 +26,8 @@ pub(crate) struct Parser<'a> {
     text: &'a str,
     file: FileId,
     nesting: u32,
+    /// Whether temporal operators are recognised (inside specifications).
+    in_spec: bool,
 }
 
 /// Parses a whole file from its tokens (which must end with `Eof`).
@@ -57,6 +49,7 @@ pub(crate) fn parse_program(file: FileId, text: &str, toks: &[Token]) -> Result<
         text,
         file,
         nesting: 0,
+        in_spec: false,
     };
     let mut modules = Vec::new();
     while p.peek().tok != Tok::Eof {
@@ -171,14 +164,8 @@ impl<'a> Parser<'a> {
             }
         }
         let mut sections = Vec::new();
-        if name.name == "main" {
-            while !matches!(self.peek().tok, Tok::Eof) && !self.peek().is_kw("MODULE") {
-                sections.push(self.section()?);
-            }
-        } else {
-            while !matches!(self.peek().tok, Tok::Eof) && !self.peek().is_kw("MODULE") {
-                self.bump();
-            }
+        while !matches!(self.peek().tok, Tok::Eof) && !self.peek().is_kw("MODULE") {
+            sections.push(self.section()?);
         }
         Ok(Module {
             name,
@@ -210,6 +197,16 @@ impl<'a> Parser<'a> {
             "INIT" => self.constraint(ConstraintKind::Init),
             "INVAR" => self.constraint(ConstraintKind::Invariant),
             "TRANS" => self.constraint(ConstraintKind::Trans),
+            "INVARSPEC" => self.spec(SpecKind::Invar, kw_span),
+            "SPEC" | "CTLSPEC" => self.spec(SpecKind::Ctl, kw_span),
+            "LTLSPEC" => self.spec(SpecKind::Ltl, kw_span),
+            "FAIRNESS" | "JUSTICE" | "COMPASSION" => self.fairness(kw, kw_span),
+            "CONSTANTS" => self.constants(),
+            "ISA" => {
+                let m = self.ident("a module name after ISA")?;
+                Ok(Section::Isa(m))
+            }
+            "MDEFINE" => self.define_section(),
             k if SKIPPED_SECTIONS.contains(&k) => {
                 while !self.peek().is_section_start() {
                     self.bump();
@@ -229,10 +226,7 @@ impl<'a> Parser<'a> {
     /// `INIT` / `INVAR` / `TRANS` followed by an expression and an optional `;`.
     fn constraint(&mut self, kind: ConstraintKind) -> Result<Section, Diag> {
         let e = self.expr()?;
-        self.eat_sym(";");
-        if !self.peek().is_section_start() {
-            return Err(self.unexpected("`;` or a section keyword"));
-        }
+        self.end_of_section()?;
         Ok(Section::Constraint(kind, e))
     }
 }

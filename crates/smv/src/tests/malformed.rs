@@ -110,7 +110,7 @@ const CASES: &[(&str, &str, &str, &str)] = &[
         "unknown type",
         "MODULE main\nVAR x : bool;\n",
         "2:9",
-        "unknown type `bool`",
+        "unknown type or module `bool`",
     ),
     (
         "range with lo > hi",
@@ -125,28 +125,28 @@ const CASES: &[(&str, &str, &str, &str)] = &[
         "unknown section keyword `VARS`",
     ),
     (
-        "module instance",
-        "MODULE sub\nVAR y : boolean;\nMODULE main\nVAR s : sub;\n",
+        "unknown module",
+        "MODULE sub\nVAR y : boolean;\nMODULE main\nVAR s : subb;\n",
         "4:9",
-        "module instances are not supported yet",
+        "unknown type or module `subb`",
     ),
     (
-        "invariant assignment",
-        "MODULE main\nVAR x : boolean;\nASSIGN x := TRUE;\n",
-        "3:8",
-        "invariant assignments (`x := …`) are not supported yet",
+        "invariant and next assignment",
+        "MODULE main\nVAR x : boolean;\nASSIGN x := TRUE;\n next(x) := FALSE;\n",
+        "4:2",
+        "variable is assigned more than once: x",
     ),
     (
-        "comparing different enumerations",
-        "MODULE main\nVAR a : {p, q};\n    b : {r, s};\nINVAR a = b\n",
+        "comparing a symbolic enumeration with an integer",
+        "MODULE main\nVAR a : {p, q};\n    b : 0..3;\nINVAR a = b\n",
         "4:7",
-        "operator `=` cannot be applied to {p, q} and {r, s}",
+        "operator `=` cannot be applied to {p, q} and 0..3",
     ),
     (
         "assignment type mismatch",
-        "MODULE main\nVAR x : boolean;\nASSIGN init(x) := 1;\n",
+        "MODULE main\nVAR x : boolean;\nASSIGN init(x) := 2;\n",
         "3:19",
-        "type mismatch in assignment to `x`: expected boolean, found 1..1",
+        "type mismatch in assignment to `x`: expected boolean, found 2..2",
     ),
     (
         "constant outside the range",
@@ -192,9 +192,9 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ),
     (
         "case branches of different types",
-        "MODULE main\nVAR x : 0..3;\nASSIGN next(x) := case x = 0 : 1; TRUE : FALSE; esac;\n",
+        "MODULE main\nVAR x : 0..3;\nASSIGN next(x) := case x = 0 : 1; TRUE : 0ud2_1; esac;\n",
         "3:42",
-        "type mismatch between the branches of `case`: 1..1 and boolean",
+        "type mismatch between the branches of `case`: 1..1 and unsigned word[2]",
     ),
     (
         "undeclared DEFINE in an unused DEFINE",
@@ -202,11 +202,143 @@ const CASES: &[(&str, &str, &str, &str)] = &[
         "3:17",
         "undefined identifier `zz`",
     ),
+    (
+        "parameter count",
+        "MODULE m(a, b)\nMODULE main\nVAR s : m(TRUE);\n",
+        "3:9",
+        "module `m` takes 2 parameters, found 1",
+    ),
+    (
+        "recursive module",
+        "MODULE m\nVAR s : m;\nMODULE main\nVAR s : m;\n",
+        "2:9",
+        "recursive instantiation of module `m`",
+    ),
+    (
+        "member of a non-instance",
+        "MODULE main\nVAR x : boolean;\nINVAR x.y\n",
+        "3:7",
+        "the left-hand side is not a module instance",
+    ),
+    (
+        "undeclared member",
+        "MODULE m\nVAR y : boolean;\nMODULE main\nVAR s : m;\nINVAR s.z\n",
+        "5:9",
+        "`z` is not declared in the instance `s`",
+    ),
+    (
+        "constant index out of bounds",
+        "MODULE main\nVAR a : array 0..2 of boolean;\nINVAR a[3]\n",
+        "3:9",
+        "array index 3 is out of bounds 0..2",
+    ),
+    (
+        "assignment to an array element with a variable index",
+        "MODULE main\nVAR a : array 0..2 of boolean; i : 0..2;\nASSIGN next(a[i]) := TRUE;\n",
+        "3:13",
+        "need a constant index",
+    ),
+    (
+        "infinite type",
+        "MODULE main\nVAR n : integer;\n",
+        "2:9",
+        "infinite-state",
+    ),
+    (
+        "real type",
+        "MODULE main\nVAR r : real;\n",
+        "2:9",
+        "infinite-state",
+    ),
+    (
+        "word width not constant",
+        "MODULE main\nVAR n : 1..3; w : word[n];\n",
+        "2:24",
+        "expected a constant expression, found the variable `n`",
+    ),
+    (
+        "word width too large",
+        "MODULE main\nVAR w : word[65];\n",
+        "2:14",
+        "word width 65 is not between 1 and 64",
+    ),
+    (
+        "word operands of different widths",
+        "MODULE main\nVAR a : word[4]; b : word[8];\nINVAR a = b\n",
+        "3:7",
+        "operator `=` cannot be applied to unsigned word[4] and unsigned word[8]",
+    ),
+    (
+        "non-exhaustive case",
+        "MODULE main\nVAR x : 0..3;\nASSIGN next(x) := case x = 0 : 1; x = 1 : 2; esac;\n",
+        "3:19",
+        "case conditions are not exhaustive",
+    ),
+    (
+        "recursive invariant assignments",
+        "MODULE main\nVAR x : boolean; y : boolean;\nASSIGN x := y;\n y := x;\n",
+        "4:7",
+        "recursively defined",
+    ),
+    (
+        "next in a specification",
+        "MODULE main\nVAR x : boolean;\nASSIGN next(x) := !x;\nSPEC AG (next(x) -> x) & x\n",
+        "4:10",
+        "unexpected 'next' operator",
+    ),
+    (
+        "temporal operator outside a specification",
+        "MODULE main\nVAR x : boolean;\nINVAR x U x\n",
+        "3:9",
+        "expected `;` or a section keyword, found `U`",
+    ),
+    (
+        "duplicate enumeration value",
+        "MODULE main\nVAR x : {a, b, a};\n",
+        "2:16",
+        "duplicate value `a` in enumeration",
+    ),
+    (
+        "ISA of an unknown module",
+        "MODULE main\nISA nothing\n",
+        "2:5",
+        "unknown module `nothing`",
+    ),
+    (
+        "duplicate module",
+        "MODULE m\nMODULE m\nMODULE main\n",
+        "2:8",
+        "duplicate module `m`",
+    ),
+    (
+        "instance used as a value",
+        "MODULE m\nVAR y : boolean;\nMODULE main\nVAR s : m;\nINVAR s\n",
+        "5:7",
+        "`s` is a module instance, not a value",
+    ),
+    (
+        "word constant out of range",
+        "MODULE main\nVAR w : word[2];\nASSIGN init(w) := uwconst(4, 2);\n",
+        "3:19",
+        "value 4 does not fit in a unsigned word of 2 bits",
+    ),
+    (
+        "value outside a gapped integer enumeration",
+        "MODULE main\nVAR x : {0, 2, 5};\nASSIGN init(x) := 1;\n",
+        "3:19",
+        "cannot assign value 1 to variable x",
+    ),
+    (
+        "running outside processes",
+        "MODULE main\nVAR x : boolean;\nINVAR running\n",
+        "3:7",
+        "undefined identifier `running`",
+    ),
 ];
 
 #[test]
 fn malformed_models_are_rejected_with_located_messages() {
-    assert!(CASES.len() >= 12);
+    assert!(CASES.len() >= 30);
     for (what, text, loc, phrase) in CASES {
         let err = match parse(text) {
             Ok(_) => panic!("{what}: accepted"),

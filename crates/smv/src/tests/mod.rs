@@ -3,6 +3,7 @@
 
 mod beverage;
 mod corpus;
+mod features;
 mod fuzz;
 mod malformed;
 mod pragmas;
