@@ -1,0 +1,394 @@
+//! The state of a symbolic execution: values of the slots a process has written so far
+//! ([`SlotVal`], possibly with bits not written yet), pending non-blocking updates, and the
+//! frames of inlined functions and tasks.
+
+use std::collections::HashMap;
+
+use hypermut_ir::{ExprId, Span};
+
+use crate::error::DResult;
+
+use super::scope::{ScopeId, SigId, Slot};
+use super::value::V;
+use super::Elab;
+
+/// A run of bits of a slot: a known value or "not written" (the bits hold whatever the slot
+/// holds when the process starts: its register, its latch, or nothing for locals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seg {
+    /// A bit-vector expression of the given width.
+    Val(ExprId, u32),
+    /// Bits not written, of the given width.
+    Hold(u32),
+}
+
+impl Seg {
+    fn width(self) -> u32 {
+        match self {
+            Seg::Val(_, w) | Seg::Hold(w) => w,
+        }
+    }
+}
+
+/// The value of a slot during symbolic execution: segments, least significant first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotVal {
+    /// The segments, covering the slot's width.
+    pub segs: Vec<Seg>,
+}
+
+impl SlotVal {
+    /// A slot none of whose bits were written.
+    pub fn hold(w: u32) -> SlotVal {
+        SlotVal {
+            segs: vec![Seg::Hold(w)],
+        }
+    }
+
+    /// A fully written slot.
+    pub fn full(v: V) -> SlotVal {
+        SlotVal {
+            segs: vec![Seg::Val(v.e, v.w)],
+        }
+    }
+
+    /// Total width.
+    pub fn width(&self) -> u32 {
+        self.segs.iter().map(|s| s.width()).sum()
+    }
+
+    /// Whether every bit is unwritten.
+    pub fn all_hold(&self) -> bool {
+        self.segs.iter().all(|s| matches!(s, Seg::Hold(_)))
+    }
+}
+
+/// What kind of code is being executed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A constant expression: only parameters and genvars may be read.
+    Const,
+    /// Reading nets outside any process (port connections, outputs).
+    Global,
+    /// A combinational process (always @*, continuous assignment).
+    Comb(usize),
+    /// A clocked process.
+    Seq(usize),
+    /// `initial` blocks (all share one state).
+    Initial,
+}
+
+/// Locals of an inlined function or task.
+#[derive(Clone, Debug, Default)]
+pub struct Frame {
+    /// Local names.
+    pub names: HashMap<String, SigId>,
+}
+
+/// The state of one symbolic execution.
+#[derive(Clone, Debug)]
+pub struct ProcState {
+    /// What is being executed.
+    pub mode: Mode,
+    /// The scope names are looked up in.
+    pub scope: ScopeId,
+    /// Values written by blocking assignments (and by all assignments of combinational code).
+    pub vals: HashMap<Slot, SlotVal>,
+    /// Values written by non-blocking assignments of clocked code.
+    pub nba: HashMap<Slot, SlotVal>,
+    /// Inlined function/task frames, innermost last.
+    pub frames: Vec<Frame>,
+}
+
+impl ProcState {
+    /// A state for evaluating constants in `scope`.
+    pub fn constant(scope: ScopeId) -> ProcState {
+        ProcState::new(Mode::Const, scope)
+    }
+
+    /// A fresh state.
+    pub fn new(mode: Mode, scope: ScopeId) -> ProcState {
+        ProcState {
+            mode,
+            scope,
+            vals: HashMap::new(),
+            nba: HashMap::new(),
+            frames: Vec::new(),
+        }
+    }
+}
+
+/// How unwritten bits are filled in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    /// The slot is read: unwritten bits read the slot's current value.
+    Read,
+    /// Two branches are merged: unwritten bits keep the value the slot holds.
+    Merge,
+}
+
+impl Elab<'_> {
+    /// Splits segments so that a boundary falls at each of `cuts`.
+    fn split_at(&mut self, sv: &SlotVal, cuts: &[u32], span: Span) -> DResult<Vec<(u32, Seg)>> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for s in &sv.segs {
+            let w = s.width();
+            let mut pieces: Vec<u32> = cuts
+                .iter()
+                .copied()
+                .filter(|c| *c > at && *c < at + w)
+                .collect();
+            pieces.sort_unstable();
+            pieces.dedup();
+            let mut lo = at;
+            for c in pieces.into_iter().chain(std::iter::once(at + w)) {
+                let len = c - lo;
+                let piece = match s {
+                    Seg::Hold(_) => Seg::Hold(len),
+                    Seg::Val(e, _) => {
+                        if len == w {
+                            *s
+                        } else {
+                            let v = V {
+                                e: *e,
+                                w,
+                                signed: false,
+                                boolean: false,
+                            };
+                            let p = self.slice(v, lo - at, len, span)?;
+                            Seg::Val(p.e, len)
+                        }
+                    }
+                };
+                out.push((lo, piece));
+                lo = c;
+            }
+            at += w;
+        }
+        Ok(out)
+    }
+
+    /// Joins adjacent unwritten runs; collapses fully written values into one.
+    fn normalise(&mut self, segs: Vec<Seg>, span: Span) -> DResult<SlotVal> {
+        let mut out: Vec<Seg> = Vec::new();
+        for s in segs {
+            if let (Some(Seg::Hold(a)), Seg::Hold(b)) = (out.last().copied(), s) {
+                out.pop();
+                out.push(Seg::Hold(a + b));
+            } else {
+                out.push(s);
+            }
+        }
+        if out.len() > 1 && out.iter().all(|s| matches!(s, Seg::Val(..))) {
+            let parts: Vec<V> = out
+                .iter()
+                .map(|s| match s {
+                    Seg::Val(e, w) => V {
+                        e: *e,
+                        w: *w,
+                        signed: false,
+                        boolean: false,
+                    },
+                    Seg::Hold(w) => V {
+                        e: ExprId(0),
+                        w: *w,
+                        signed: false,
+                        boolean: false,
+                    },
+                })
+                .collect();
+            let v = self.concat_lsb_first(&parts, span)?;
+            return Ok(SlotVal::full(v));
+        }
+        Ok(SlotVal { segs: out })
+    }
+
+    /// `sv` with bits `lo..lo+v.w` replaced by `v` (bits beyond the slot are dropped).
+    pub(crate) fn sv_write(&mut self, sv: &SlotVal, lo: u32, v: V, span: Span) -> DResult<SlotVal> {
+        let total = sv.width();
+        if lo >= total {
+            return Ok(sv.clone());
+        }
+        let len = v.w.min(total - lo);
+        let v = self.slice(v, 0, len, span)?;
+        let pieces = self.split_at(sv, &[lo, lo + len], span)?;
+        let mut segs = Vec::new();
+        let mut placed = false;
+        for (at, s) in pieces {
+            if at >= lo && at < lo + len {
+                if !placed {
+                    segs.push(Seg::Val(v.e, len));
+                    placed = true;
+                }
+            } else {
+                segs.push(s);
+            }
+        }
+        self.normalise(segs, span)
+    }
+
+    /// The full value of `sv`, unwritten bits filled in for slot `slot` of state `st`.
+    pub(crate) fn sv_read(
+        &mut self,
+        st: &ProcState,
+        slot: Slot,
+        sv: &SlotVal,
+        fill: Fill,
+        span: Span,
+    ) -> DResult<V> {
+        let mut parts = Vec::new();
+        let mut at = 0;
+        for s in &sv.segs {
+            match *s {
+                Seg::Val(e, w) => parts.push(V {
+                    e,
+                    w,
+                    signed: false,
+                    boolean: false,
+                }),
+                Seg::Hold(w) => parts.push(self.unwritten(st, slot, at, w, fill, span)?),
+            }
+            at += s.width();
+        }
+        self.concat_lsb_first(&parts, span)
+    }
+
+    /// Bits `lo..lo+len` (within the slot) of `sv`, unwritten bits filled in.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn sv_read_range(
+        &mut self,
+        st: &ProcState,
+        slot: Slot,
+        sv: &SlotVal,
+        lo: u32,
+        len: u32,
+        fill: Fill,
+        span: Span,
+    ) -> DResult<V> {
+        let mut parts = Vec::new();
+        let mut at = 0;
+        for s in &sv.segs {
+            let w = s.width();
+            let a = at.max(lo);
+            let b = (at + w).min(lo + len);
+            if a < b {
+                match *s {
+                    Seg::Val(e, _) => {
+                        let v = V {
+                            e,
+                            w,
+                            signed: false,
+                            boolean: false,
+                        };
+                        parts.push(self.slice(v, a - at, b - a, span)?);
+                    }
+                    Seg::Hold(_) => parts.push(self.unwritten(st, slot, a, b - a, fill, span)?),
+                }
+            }
+            at += w;
+        }
+        self.concat_lsb_first(&parts, span)
+    }
+
+    /// Merges the values of a slot after the two branches of a condition `c`.
+    pub(crate) fn sv_merge(
+        &mut self,
+        st: &ProcState,
+        slot: Slot,
+        c: ExprId,
+        a: &SlotVal,
+        b: &SlotVal,
+        span: Span,
+    ) -> DResult<SlotVal> {
+        if a == b {
+            return Ok(a.clone());
+        }
+        let mut cuts = Vec::new();
+        let mut at = 0;
+        for s in &a.segs {
+            at += s.width();
+            cuts.push(at);
+        }
+        at = 0;
+        for s in &b.segs {
+            at += s.width();
+            cuts.push(at);
+        }
+        let pa = self.split_at(a, &cuts, span)?;
+        let pb = self.split_at(b, &cuts, span)?;
+        let mut segs = Vec::new();
+        for ((lo, x), (_, y)) in pa.into_iter().zip(pb) {
+            let w = match x {
+                Seg::Val(_, w) | Seg::Hold(w) => w,
+            };
+            let seg = match (x, y) {
+                (Seg::Hold(_), Seg::Hold(_)) => Seg::Hold(w),
+                (x, y) if x == y => x,
+                (x, y) => {
+                    let xv = self.seg_value(st, slot, lo, x, span)?;
+                    let yv = self.seg_value(st, slot, lo, y, span)?;
+                    let m = self.ite(c, xv, yv, span)?;
+                    Seg::Val(m.e, w)
+                }
+            };
+            segs.push(seg);
+        }
+        self.normalise(segs, span)
+    }
+
+    fn seg_value(&mut self, st: &ProcState, slot: Slot, lo: u32, s: Seg, span: Span) -> DResult<V> {
+        match s {
+            Seg::Val(e, w) => Ok(V {
+                e,
+                w,
+                signed: false,
+                boolean: false,
+            }),
+            Seg::Hold(w) => self.unwritten(st, slot, lo, w, Fill::Merge, span),
+        }
+    }
+
+    /// Merges two states after the branches of condition `c` (`then` into `st`).
+    pub(crate) fn merge_states(
+        &mut self,
+        c: ExprId,
+        then: ProcState,
+        st: &mut ProcState,
+        span: Span,
+    ) -> DResult<()> {
+        let ProcState { vals, nba, .. } = then;
+        for (map_then, is_nba) in [(vals, false), (nba, true)] {
+            let keys: Vec<Slot> = {
+                let own = if is_nba { &st.nba } else { &st.vals };
+                let mut k: Vec<Slot> = map_then.keys().chain(own.keys()).copied().collect();
+                k.sort_unstable();
+                k.dedup();
+                k
+            };
+            for slot in keys {
+                let w = self.slot_width(slot);
+                let a = map_then
+                    .get(&slot)
+                    .cloned()
+                    .unwrap_or_else(|| SlotVal::hold(w));
+                let b = {
+                    let own = if is_nba { &st.nba } else { &st.vals };
+                    own.get(&slot).cloned().unwrap_or_else(|| SlotVal::hold(w))
+                };
+                if a == b {
+                    continue;
+                }
+                let m = self.sv_merge(st, slot, c, &a, &b, span)?;
+                let own = if is_nba { &mut st.nba } else { &mut st.vals };
+                own.insert(slot, m);
+            }
+        }
+        Ok(())
+    }
+
+    /// Width of a slot.
+    pub(crate) fn slot_width(&self, slot: Slot) -> u32 {
+        self.sigs[slot.sig.0 as usize].width
+    }
+}

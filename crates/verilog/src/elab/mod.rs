@@ -1,0 +1,349 @@
+//! Elaboration of a parsed design into a [`System`].
+//!
+//! Phases:
+//! 1. [`hier`]: pick the top module, evaluate parameters, flatten the instance tree into
+//!    signals (hierarchical names), scopes and processes (continuous assignments, `always`,
+//!    `initial`); unroll generate constructs.
+//! 2. [`drivers`]: decide which process drives which bits of which storage slot; create the
+//!    IR inputs (top-level input ports) and state variables (bits written by clocked blocks).
+//! 3. [`procs`]: evaluate `initial` blocks (initial values), clocked blocks (next-state
+//!    functions) and, on demand, combinational processes (the values of nets), by symbolic
+//!    execution of their statements ([`stmt`], [`expr`], [`env`]).
+//! 4. Outputs: the top module's output ports (and, with `observe_state`, every register).
+//!
+//! Semantic decisions are documented in the crate documentation.
+
+mod drivers;
+mod env;
+mod expr;
+mod hier;
+mod procs;
+mod scope;
+mod stmt;
+mod value;
+mod width;
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use hypermut_ir::{Output, Span, System, VarId};
+
+use crate::ast::{Design, EnumTypedef, Module};
+use crate::error::{DResult, Diag};
+use crate::VerilogOptions;
+
+pub(crate) use scope::{Proc, ScopeId, SigId, Signal, Slot};
+
+use drivers::Part;
+use env::SlotVal;
+use procs::{AsyncEval, CombEval, SeqEval, StateInfo};
+use scope::Scope;
+
+/// Elaboration state.
+pub(crate) struct Elab<'a> {
+    /// The parsed design.
+    pub design: &'a Design,
+    /// User options.
+    pub opts: &'a VerilogOptions,
+    /// The system under construction.
+    pub sys: System,
+    /// Warnings, rendered.
+    pub warnings: Vec<String>,
+    /// Spans already warned about (one warning per place and message).
+    warned: HashSet<(Span, String)>,
+    /// Modules by name.
+    pub modules: HashMap<String, &'a Module>,
+    /// File-level enumeration typedefs.
+    pub typedefs: Vec<&'a EnumTypedef>,
+    /// All signals.
+    pub sigs: Vec<Signal>,
+    /// All scopes.
+    pub scopes: Vec<Scope<'a>>,
+    /// All processes.
+    pub procs: Vec<Proc<'a>>,
+    /// Ports of each module-instance scope, in header order.
+    pub ports: HashMap<ScopeId, Vec<(String, SigId, crate::ast::Dir, Span)>>,
+    /// Scopes of named statement blocks with declarations (keyed by the block's span).
+    pub block_scopes: HashMap<(ScopeId, Span), ScopeId>,
+    /// The top module's scope.
+    pub top: Option<ScopeId>,
+    /// Who drives each bit range of each slot.
+    pub parts: HashMap<Slot, Vec<Part>>,
+    /// Slots assigned by `initial` blocks or declaration initialisers.
+    pub init_targets: BTreeSet<Slot>,
+    /// IR input of each top-level input port.
+    pub inputs: HashMap<SigId, VarId>,
+    /// State variables created for registers, latches and initial-only variables.
+    pub states: Vec<StateInfo>,
+    /// Results of combinational processes.
+    pub comb_memo: HashMap<usize, CombEval>,
+    /// Results of clocked processes.
+    pub seq_memo: HashMap<usize, SeqEval>,
+    /// Asynchronous parts of clocked processes.
+    pub async_memo: HashMap<usize, AsyncEval>,
+    /// Processes being evaluated (innermost last), for loop detection.
+    pub eval_stack: Vec<usize>,
+    /// Clocked processes whose asynchronous part is being evaluated.
+    pub async_stack: Vec<usize>,
+    /// Initial values per slot, from `initial` blocks.
+    pub init_vals: HashMap<Slot, SlotVal>,
+    /// Latch variables per (process, slot, low bit).
+    pub latches: HashMap<(usize, Slot, u32), VarId>,
+    /// Counter for inputs created for `x` bits.
+    pub x_inputs: u32,
+    /// Current function/task call depth.
+    pub call_depth: u32,
+    /// `assert property` items: name, condition, scope, span.
+    pub asserts: Vec<(String, &'a crate::ast::Expr, ScopeId, Span)>,
+    /// Combinational processes read through their latches (loop breaking).
+    pub breaks: HashSet<usize>,
+    /// A latch process to break a detected loop at (set with the loop error).
+    pub break_request: Option<usize>,
+    /// Signals that are (aliases of) clocks of clocked blocks.
+    pub clock_roots: HashSet<u32>,
+    /// Evaluating unused processes (clocks read there stay no inputs).
+    pub sweeping: bool,
+}
+
+/// Deepest allowed nesting of instances and of function/task calls.
+pub const MAX_DEPTH: u32 = 64;
+
+/// Elaborates `design` (whose files are in `sys.sources`) into a system.
+///
+/// Combinational loops through latches are broken at a latch (which is then read through its
+/// stored value); elaboration restarts once per latch so broken.
+pub(crate) fn elaborate(
+    design: &Design,
+    sys: System,
+    opts: &VerilogOptions,
+) -> DResult<(System, Vec<String>)> {
+    let mut breaks: HashSet<usize> = HashSet::new();
+    loop {
+        match elaborate_once(design, sys.clone(), opts, &breaks) {
+            Ok(r) => return Ok(r),
+            Err((d, Some(q))) if breaks.len() < 256 && !breaks.contains(&q) => {
+                let _ = d;
+                breaks.insert(q);
+            }
+            Err((d, _)) => return Err(d),
+        }
+    }
+}
+
+/// One elaboration attempt; on a loop through a latch, the latch's process to break at.
+fn elaborate_once(
+    design: &Design,
+    sys: System,
+    opts: &VerilogOptions,
+    breaks: &HashSet<usize>,
+) -> Result<(System, Vec<String>), (Diag, Option<usize>)> {
+    let mut e = Elab {
+        design,
+        opts,
+        sys,
+        warnings: Vec::new(),
+        warned: HashSet::new(),
+        modules: HashMap::new(),
+        typedefs: design.typedefs.iter().collect(),
+        sigs: Vec::new(),
+        scopes: Vec::new(),
+        procs: Vec::new(),
+        ports: HashMap::new(),
+        block_scopes: HashMap::new(),
+        top: None,
+        parts: HashMap::new(),
+        init_targets: BTreeSet::new(),
+        inputs: HashMap::new(),
+        states: Vec::new(),
+        comb_memo: HashMap::new(),
+        seq_memo: HashMap::new(),
+        async_memo: HashMap::new(),
+        eval_stack: Vec::new(),
+        async_stack: Vec::new(),
+        init_vals: HashMap::new(),
+        latches: HashMap::new(),
+        x_inputs: 0,
+        call_depth: 0,
+        asserts: Vec::new(),
+        breaks: breaks.clone(),
+        break_request: None,
+        clock_roots: HashSet::new(),
+        sweeping: false,
+    };
+    let r = e.run();
+    match r {
+        Ok(()) => Ok((e.sys, e.warnings)),
+        Err(d) => Err((d, e.break_request)),
+    }
+}
+
+impl<'a> Elab<'a> {
+    /// All phases.
+    fn run(&mut self) -> DResult<()> {
+        for m in &self.design.modules {
+            if let Some(prev) = self.modules.insert(m.name.name.clone(), m) {
+                return Err(Diag::new(
+                    m.name.span,
+                    format!(
+                        "module `{}` is defined twice (first at {})",
+                        m.name.name,
+                        self.sys.sources.location(prev.name.span)
+                    ),
+                ));
+            }
+        }
+        let top = self.find_top()?;
+        self.sys.name = top.name.name.clone();
+        let top_scope = self.instantiate(top, String::new(), Vec::new(), top.name.span, 0)?;
+        self.top = Some(top_scope);
+        self.check_clocks()?;
+        self.analyse_drivers()?;
+        self.eval_initials()?;
+        self.eval_registers()?;
+        self.make_outputs(top_scope)?;
+        self.properties()?;
+        if self.opts.observe_state {
+            self.observe_state()?;
+        }
+        self.sweep()?;
+        self.attach_initial_values()
+
+    }
+
+    /// The top module: the one named by the options, else the unique module that no other
+    /// module instantiates.
+    fn find_top(&self) -> DResult<&'a Module> {
+        let design = self.design;
+        if let Some(name) = &self.opts.top {
+            return self.modules.get(name).copied().ok_or_else(|| {
+                let first = design.modules.first().map(|m| m.name.span);
+                let msg = format!(
+                    "top module `{name}` not found (modules: {})",
+                    design
+                        .modules
+                        .iter()
+                        .map(|m| m.name.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                match first {
+                    Some(s) => Diag::new(s, msg),
+                    None => Diag::new(
+                        Span {
+                            file: hypermut_ir::FileId(0),
+                            start: 0,
+                            end: 0,
+                        },
+                        msg,
+                    ),
+                }
+            });
+        }
+        let mut used = HashSet::new();
+        for m in &design.modules {
+            collect_instantiated(&m.items, &mut used);
+        }
+        let candidates: Vec<&Module> = design
+            .modules
+            .iter()
+            .filter(|m| !used.contains(&m.name.name))
+            .collect();
+        match candidates.as_slice() {
+            [one] => Ok(one),
+            [] => Err(match design.modules.first() {
+                Some(m) => Diag::new(
+                    m.name.span,
+                    "every module is instantiated by another one: give the top module with --top",
+                ),
+                None => Diag::new(
+                    Span {
+                        file: hypermut_ir::FileId(0),
+                        start: 0,
+                        end: 0,
+                    },
+                    "the design contains no module",
+                ),
+            }),
+            [first, ..] => Err(Diag::new(
+                first.name.span,
+                format!(
+                    "several modules could be the top ({}): choose one with --top",
+                    candidates
+                        .iter()
+                        .map(|m| m.name.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+        }
+    }
+
+    /// Records a warning at `span` (once per place and message).
+    pub(crate) fn warn(&mut self, span: Span, msg: impl Into<String>) {
+        let msg = msg.into();
+        if self.warned.insert((span, msg.clone())) {
+            let loc = self.sys.sources.location(span);
+            self.warnings.push(format!("{loc}: warning: {msg}"));
+        }
+    }
+
+    /// The top module's output ports become the system's outputs.
+    fn make_outputs(&mut self, top: ScopeId) -> DResult<()> {
+        let ports = self.ports.get(&top).cloned().unwrap_or_default();
+        for (name, sig, dir, span) in ports {
+            match dir {
+                crate::ast::Dir::Output => {
+                    let v = self.net_value(Slot { sig, word: 0 }, span)?;
+                    let v = self.as_bits(v, span)?;
+                    self.sys.outputs.push(Output { name, expr: v.e });
+                }
+                crate::ast::Dir::Inout => {
+                    self.warn(span, format!("inout port `{name}` is treated as an input"))
+                }
+                crate::ast::Dir::Input => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Elab<'_> {
+    /// `assert property` items become safety properties.
+    fn properties(&mut self) -> DResult<()> {
+        for (name, expr, scope, span) in self.asserts.clone() {
+            let mut st = env::ProcState::new(env::Mode::Global, scope);
+            let c = self.cond_bool(&mut st, expr)?;
+            self.sys.properties.push(hypermut_ir::Property {
+                name,
+                expr: c,
+                span: Some(span),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Names of the modules instantiated in `items` (including generate blocks).
+fn collect_instantiated(items: &[crate::ast::Item], out: &mut HashSet<String>) {
+    use crate::ast::Item;
+    for it in items {
+        match it {
+            Item::Instances { module, .. } => {
+                out.insert(module.name.clone());
+            }
+            Item::GenFor(g) => collect_instantiated(&g.items, out),
+            Item::GenIf { then, els, .. } => {
+                collect_instantiated(&then.items, out);
+                if let Some(b) = els {
+                    collect_instantiated(&b.items, out);
+                }
+            }
+            Item::GenCase { arms, .. } => {
+                for (_, b) in arms {
+                    collect_instantiated(&b.items, out);
+                }
+            }
+            Item::GenBlock(b) => collect_instantiated(&b.items, out),
+            _ => {}
+        }
+    }
+}

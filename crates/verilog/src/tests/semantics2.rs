@@ -1,0 +1,225 @@
+//! Expression semantics: widths, signedness, selects, operators, `case` matching, functions,
+//! parameters and the preprocessor. Expected values follow IEEE 1364-2005 §5.
+
+use super::{f, ok, trace};
+
+/// The value of output `y` for one input frame.
+fn y(text: &str, inputs: &[(&'static str, u64)]) -> u64 {
+    let sys = ok(text);
+    trace(&sys, &[f(inputs)], "y")[0]
+}
+
+#[test]
+fn context_width_keeps_the_carry() {
+    // The addition is evaluated at the width of the left-hand side (5 bits).
+    let t = "module m(input [3:0] a, input [3:0] b, output [4:0] y); assign y = a + b; endmodule";
+    assert_eq!(y(t, &[("a", 15), ("b", 1)]), 16);
+    // In a concatenation operands are self-determined: the carry is lost.
+    let t = "module m(input [3:0] a, input [3:0] b, output [4:0] y); assign y = {a + b}; endmodule";
+    assert_eq!(y(t, &[("a", 15), ("b", 1)]), 0);
+}
+
+#[test]
+fn signed_comparison_and_extension() {
+    let t = "module m(input [3:0] a, output y); assign y = $signed(a) < 4'sd0; endmodule";
+    assert_eq!(y(t, &[("a", 0b1000)]), 1);
+    // Mixing signed and unsigned makes the comparison unsigned.
+    let t = "module m(input [3:0] a, output y); assign y = $signed(a) < 4'd0; endmodule";
+    assert_eq!(y(t, &[("a", 0b1000)]), 0);
+    // Sign extension to the context width.
+    let t = "module m(input [3:0] a, output [7:0] y); assign y = $signed(a); endmodule";
+    assert_eq!(y(t, &[("a", 0b1110)]), 0b1111_1110);
+    let t = "module m(input signed [3:0] a, input [3:0] b, output [7:0] y); assign y = a + b; endmodule";
+    // Unsigned context: `a` is zero-extended.
+    assert_eq!(y(t, &[("a", 0b1110), ("b", 1)]), 15);
+}
+
+#[test]
+fn shifts_logical_and_arithmetic() {
+    let t = "module m(input [7:0] a, input [2:0] s, output [7:0] y); assign y = a >> s; endmodule";
+    assert_eq!(y(t, &[("a", 0x80), ("s", 3)]), 0x10);
+    let t = "module m(input signed [7:0] a, input [2:0] s, output [7:0] y); assign y = a >>> s; endmodule";
+    assert_eq!(y(t, &[("a", 0x80), ("s", 3)]), 0xf0);
+    let t = "module m(input [7:0] a, input [3:0] s, output [7:0] y); assign y = a << s; endmodule";
+    assert_eq!(y(t, &[("a", 3), ("s", 9)]), 0);
+}
+
+#[test]
+fn reductions_and_logical_operators() {
+    let t = "module m(input [3:0] a, output [3:0] y); assign y = {&a, |a, ^a, ~^a}; endmodule";
+    assert_eq!(y(t, &[("a", 0b1011)]), 0b0110);
+    assert_eq!(y(t, &[("a", 0b1111)]), 0b1101);
+    let t = "module m(input [3:0] a, input [3:0] b, output [1:0] y); assign y = {a && b, !a || b == 0}; endmodule";
+    assert_eq!(y(t, &[("a", 2), ("b", 0)]), 0b01);
+}
+
+#[test]
+fn selects_constant_dynamic_and_out_of_range() {
+    let t =
+        "module m(input [7:0] a, input [2:0] i, output [3:0] y); assign y = a[i +: 4]; endmodule";
+    assert_eq!(y(t, &[("a", 0b1011_0110), ("i", 2)]), 0b1101);
+    // Bits above the vector read 0.
+    assert_eq!(y(t, &[("a", 0b1011_0110), ("i", 6)]), 0b0010);
+    let t = "module m(input [8:1] a, output [1:0] y); assign y = {a[8], a[1]}; endmodule";
+    assert_eq!(y(t, &[("a", 0b1000_0000)]), 0b10);
+    // An ascending range: a[0] is the most significant bit.
+    let t = "module m(input [0:3] a, output [1:0] y); assign y = a[0:1]; endmodule";
+    assert_eq!(y(t, &[("a", 0b1000)]), 0b10);
+    let t = "module m(input [3:0] a, input [2:0] i, output y); assign y = a[i]; endmodule";
+    assert_eq!(y(t, &[("a", 0b1111), ("i", 5)]), 0);
+}
+
+#[test]
+fn part_select_writes_in_clocked_blocks() {
+    let t = "module m(input clk, input [1:0] i, input d, output reg [3:0] q);
+        initial q = 4'b0000;
+        always @(posedge clk) q[i] <= d;
+        endmodule";
+    let sys = ok(t);
+    let fr = vec![
+        f(&[("i", 2), ("d", 1)]),
+        f(&[("i", 0), ("d", 1)]),
+        f(&[("i", 2), ("d", 0)]),
+        f(&[]),
+    ];
+    assert_eq!(trace(&sys, &fr, "q"), vec![0, 0b0100, 0b0101, 0b0001]);
+}
+
+#[test]
+fn casez_and_casex_wildcards() {
+    let t = "module m(input [3:0] a, output reg [1:0] y);
+        always @* casez (a) 4'b1???: y = 3; 4'b01??: y = 2; 4'b001z: y = 1; default: y = 0; endcase
+        endmodule";
+    assert_eq!(y(t, &[("a", 0b1010)]), 3);
+    assert_eq!(y(t, &[("a", 0b0110)]), 2);
+    assert_eq!(y(t, &[("a", 0b0011)]), 1);
+    assert_eq!(y(t, &[("a", 0b0001)]), 0);
+    let t = "module m(input [1:0] a, output reg y);
+        always @* casex (a) 2'bx1: y = 1; default: y = 0; endcase
+        endmodule";
+    assert_eq!(y(t, &[("a", 0b11)]), 1);
+    assert_eq!(y(t, &[("a", 0b10)]), 0);
+}
+
+#[test]
+fn case_items_are_sized_to_the_widest() {
+    // The selector is extended to 5 bits to compare with 5'd16.
+    let t = "module m(input [3:0] a, output reg y);
+        always @* case (a + 4'd1) 5'd16: y = 1; default: y = 0; endcase
+        endmodule";
+    assert_eq!(y(t, &[("a", 15)]), 1);
+}
+
+#[test]
+fn functions_with_loops_and_locals() {
+    let t = "module m(input [7:0] a, output [3:0] y);
+        function [3:0] ones; input [7:0] v; integer k; begin
+          ones = 0; for (k = 0; k < 8; k = k + 1) ones = ones + v[k]; end endfunction
+        assign y = ones(a);
+        endmodule";
+    assert_eq!(y(t, &[("a", 0b1011_0111)]), 6);
+}
+
+#[test]
+fn division_and_modulo_by_zero_follow_the_circuit() {
+    // Unsigned x/0 is all ones and x%0 is x (what a restoring divider gives).
+    let t = "module m(input [3:0] a, input [3:0] b, output [7:0] y); assign y = {a / b, a % b}; endmodule";
+    assert_eq!(y(t, &[("a", 9), ("b", 0)]), 0xf9);
+    assert_eq!(y(t, &[("a", 9), ("b", 4)]), 0x21);
+}
+
+#[test]
+fn parameters_localparams_and_replication() {
+    let t = "module m #(parameter N = 3) (input a, output [7:0] y);
+        localparam M = N * 2;
+        assign y = {{M{a}}, 2'b01};
+        endmodule";
+    assert_eq!(y(t, &[("a", 1)]), 0b1111_1101);
+}
+
+#[test]
+fn macros_and_conditional_compilation() {
+    let t = "`define W 4
+        `define INC(x) ((x) + 1)
+        `ifdef NOPE
+        module m(input a, output y); assign y = 1; endmodule
+        `else
+        module m(input [`W-1:0] a, output [`W-1:0] y); assign y = `INC(a); endmodule
+        `endif";
+    assert_eq!(y(t, &[("a", 6)]), 7);
+}
+
+#[test]
+fn includes_are_found_in_the_include_folders() {
+    let dir = std::env::temp_dir().join(format!("hypermut-verilog-inc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("defs.vh"), "`define VAL 5\n").unwrap();
+    let design = dir.join("top.v");
+    std::fs::write(
+        &design,
+        "`include \"defs.vh\"\nmodule m(output [3:0] y); assign y = `VAL; endmodule\n",
+    )
+    .unwrap();
+    let l = crate::load_verilog(&[design], &crate::VerilogOptions::default()).unwrap();
+    assert_eq!(trace(&l.system, &[f(&[])], "y"), vec![5]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn gate_primitives() {
+    let t = "module m(input a, input b, input c, output y);
+        wire n1, n2;
+        nand g1 (n1, a, b);
+        xor (n2, n1, c);
+        not g3 (y, n2);
+        endmodule";
+    // y = ~((~(a & b)) ^ c)
+    for (a, b, c) in [(0, 0, 0), (1, 1, 0), (1, 1, 1), (0, 1, 1)] {
+        let expect = 1 ^ ((1 ^ (a & b)) ^ c);
+        assert_eq!(y(t, &[("a", a), ("b", b), ("c", c)]), expect, "{a}{b}{c}");
+    }
+}
+
+#[test]
+fn bits_of_a_vector_driven_separately_are_not_a_loop() {
+    let t = "module m(input a, output [2:0] y);
+        wire [2:0] c;
+        assign c[0] = a;
+        assign c[1] = ~c[0];
+        assign c[2] = c[1] & c[0];
+        assign y = c;
+        endmodule";
+    assert_eq!(y(t, &[("a", 1)]), 0b001);
+    assert_eq!(y(t, &[("a", 0)]), 0b010);
+}
+
+#[test]
+fn assertions_become_properties() {
+    let sys = ok("module m(input clk, input a, output reg q);
+        always @(posedge clk) q <= a;
+        assert property (q || !a);
+        endmodule");
+    assert_eq!(sys.properties.len(), 1);
+}
+
+#[test]
+fn every_source_node_has_a_span() {
+    let sys = ok(
+        "module m(input clk, input [3:0] a, output reg [3:0] q, output y);
+        always @(posedge clk) if (a > 4'd3) q <= a - 1; else q <= q;
+        assign y = a == q;
+        endmodule",
+    );
+    for id in sys.exprs.cone(sys.roots()) {
+        let n = sys.exprs.node(id);
+        if !matches!(n.kind, hypermut_ir::ExprKind::Var(_)) {
+            assert!(n.span.is_some(), "node without span: {:?}", n.kind);
+        }
+    }
+    // The comparison is a mutation site whose text is the source expression.
+    assert!(sys
+        .exprs
+        .cone(sys.roots())
+        .iter()
+        .any(|e| sys.source_text(*e) == Some("a > 4'd3")));
+}
