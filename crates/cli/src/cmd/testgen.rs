@@ -381,10 +381,12 @@ fn prepare_out_dir(args: &Args, info: &RunInfo, results: &Path) -> Result<Vec<Mu
     if args.resume {
         match &previous {
             Some(p) if p == info => {}
-            Some(_) => return Err(anyhow!(
+            Some(_) => {
+                return Err(anyhow!(
                 "{} holds results of another model, bound or shard; use another --out or --fresh",
                 args.out.display()
-            )),
+            ))
+            }
             None if has_results => {
                 return Err(anyhow!(
                     "{} has no run.json; cannot resume safely",

@@ -156,7 +156,14 @@ impl<'a> Elab<'a> {
         for sig in clocks {
             let slot = Slot { sig, word: 0 };
             let w = self.slot_width(slot);
-            self.parts.insert(slot, vec![Part { lo: 0, len: w, owner: Owner::Clock(sig) }]);
+            self.parts.insert(
+                slot,
+                vec![Part {
+                    lo: 0,
+                    len: w,
+                    owner: Owner::Clock(sig),
+                }],
+            );
         }
         for slot in &input_slots {
             if let Some(v) = self.inputs.get(&slot.sig).copied() {

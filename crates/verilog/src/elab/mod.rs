@@ -206,7 +206,6 @@ impl<'a> Elab<'a> {
         }
         self.sweep()?;
         self.attach_initial_values()
-
     }
 
     /// The top module: the one named by the options, else the unique module that no other

@@ -180,7 +180,9 @@ impl<'a> Elab<'a> {
         let (name, width) = (s.name.clone(), s.width);
         self.warn(
             span,
-            format!("clock `{name}` is also read as data: it becomes an input independent of the tick"),
+            format!(
+                "clock `{name}` is also read as data: it becomes an input independent of the tick"
+            ),
         );
         let var = self
             .sys

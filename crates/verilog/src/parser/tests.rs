@@ -103,7 +103,13 @@ fn nonblocking_versus_less_or_equal() {
         panic!()
     };
     assert!(matches!(cond.kind, ExprKind::Binary(BinaryOp::Le, _, _)));
-    assert!(matches!(**then, Stmt::Assign { nonblocking: true, .. }));
+    assert!(matches!(
+        **then,
+        Stmt::Assign {
+            nonblocking: true,
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -116,8 +122,12 @@ fn generate_constructs_and_instances() {
          and (o, a, b), (o2, c, d);
          endmodule",
     );
-    assert!(it.iter().any(|i| matches!(i, Item::GenFor(g) if g.label.as_ref().is_some_and(|l| l.name == "g"))));
-    assert!(it.iter().any(|i| matches!(i, Item::GenIf { els: Some(_), .. })));
+    assert!(it
+        .iter()
+        .any(|i| matches!(i, Item::GenFor(g) if g.label.as_ref().is_some_and(|l| l.name == "g"))));
+    assert!(it
+        .iter()
+        .any(|i| matches!(i, Item::GenIf { els: Some(_), .. })));
     assert_eq!(it.iter().filter(|i| matches!(i, Item::Gate(_))).count(), 2);
 }
 
@@ -146,15 +156,25 @@ fn vis_typedefs_and_assertions() {
     .unwrap();
     assert_eq!(d.typedefs.len(), 1);
     let it = &d.modules[0].items;
-    assert!(matches!(&it[0], Item::Decl(dc) if matches!(dc.kind, Some(crate::ast::NetKind::Enum(_)))));
+    assert!(
+        matches!(&it[0], Item::Decl(dc) if matches!(dc.kind, Some(crate::ast::NetKind::Enum(_))))
+    );
     assert!(matches!(it[1], Item::Assert { .. }));
     assert!(matches!(it[2], Item::Ignored { .. }));
 }
 
 #[test]
 fn errors_name_what_was_expected() {
-    assert!(parse("module m; assign = 1; endmodule").unwrap_err().contains("expected an expression"));
-    assert!(parse("module m; always @(posedge) x = 1; endmodule").unwrap_err().contains("expected an expression"));
-    assert!(parse("endmodule").unwrap_err().contains("expected `module`"));
-    assert!(parse("module m; begin end").unwrap_err().contains("endmodule"));
+    assert!(parse("module m; assign = 1; endmodule")
+        .unwrap_err()
+        .contains("expected an expression"));
+    assert!(parse("module m; always @(posedge) x = 1; endmodule")
+        .unwrap_err()
+        .contains("expected an expression"));
+    assert!(parse("endmodule")
+        .unwrap_err()
+        .contains("expected `module`"));
+    assert!(parse("module m; begin end")
+        .unwrap_err()
+        .contains("endmodule"));
 }

@@ -110,7 +110,9 @@ fn vis_bakery_with_typedef_enum_runs_process_zero_through_its_loop() {
         vec![0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7, 4, 8, 9, 10, 0]
     );
     // The other processes never move.
-    assert!(super::trace(&sys, &frames, "pc[1]").iter().all(|pc| *pc == 0));
+    assert!(super::trace(&sys, &frames, "pc[1]")
+        .iter()
+        .all(|pc| *pc == 0));
 }
 
 #[test]
