@@ -69,8 +69,12 @@ run() {
   /usr/bin/time -f "%e %U %M" -o "$OUT/time" timeout -k 5 "$TIMEOUT" "$@" > "$out" 2>&1
 }
 
+declare -A seen
 while IFS=$'\t' read -r file expected; do
   id=$(basename "$file"); id=${id%.*}
+  # Same base name in two places (counter.aag, true.aag): qualify with the directory.
+  [ -n "${seen[$id]:-}" ] && id="$(basename "$(dirname "$file")")-$id"
+  seen[$id]=1
   bin=$OUT/bin/$id.aig
   if ! "$TO_BINARY" "$file" "$bin" 2>"$OUT/err"; then
     echo "skipping $file: $(cat "$OUT/err")" >&2; continue

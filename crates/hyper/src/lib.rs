@@ -6,6 +6,7 @@
 //! some output differs. [`extract_test`] turns a witness of that property into a linear test
 //! and replays it on the word-level system.
 
+pub mod miter;
 pub mod pipeline;
 pub mod product;
 pub mod test;

@@ -354,8 +354,6 @@ pub enum Item {
         expr: Expr,
         /// Items: labels (empty for `default`) and blocks.
         arms: Vec<(Vec<Expr>, GenBlock)>,
-        /// The whole construct.
-        span: Span,
     },
     /// A plain generate block `begin : name … end`.
     GenBlock(GenBlock),

@@ -2,8 +2,8 @@
 //! lowered to the word-level IR ([`hypermut_ir::System`]) with the semantics synthesis tools
 //! give it.
 //!
-//! Pipeline: [`lexer`] (tokens, hot comments) → [`preproc`] (`` `define ``, `` `include ``,
-//! `` `ifdef ``) → [`parser`] (syntax tree with spans, [`ast`]) → [`elab`] (parameters,
+//! Pipeline: `lexer` (tokens, hot comments) → `preproc` (`` `define ``, `` `include ``,
+//! `` `ifdef ``) → `parser` (syntax tree with spans, `ast`) → `elab` (parameters,
 //! flattening, symbolic execution of processes, IR). Every IR node built from source text
 //! carries the span of that text.
 //!
@@ -11,21 +11,28 @@
 //!
 //! * **One global tick.** Every clocked block (`posedge`/`negedge` of any clock) updates its
 //!   registers once per step of the system. Designs with several clock names get a warning.
-//!   The clock is not sampled as data; top-level input ports (clocks included) are inputs.
+//!   A top-level input that only clocks blocks (possibly through port connections and
+//!   `assign` aliases) is no IR input; if the design also reads it as data it becomes an
+//!   ordinary input (with a warning) whose value is independent of the tick.
 //! * **Blocking / non-blocking.** A clocked block is executed symbolically once per step:
 //!   blocking assignments update the values later statements read, non-blocking ones are
 //!   applied at the end (reads see the old values). A register's next value is its value at
-//!   the end of the block (non-blocking over blocking writes); bits a path does not assign
-//!   keep their value.
+//!   the end of the block: on each path, a pending non-blocking value wins over blocking
+//!   writes; bits a path does not assign keep their value. A register written in a clocked
+//!   block is read by other blocks as its stored value (as synthesis does; simulators race).
 //! * **Asynchronous reset/set/load** (`always @(posedge clk or negedge rst) if (!rst) …`),
 //!   modelled like yosys `async2sync`: the leading `if` conditions that test the other events
 //!   form the condition `A`; the register's next value is the block's value `f`, and what the
 //!   rest of the design reads is `A ? f : reg` (the reset value shows in the same step).
 //! * **Combinational blocks and latches.** `always @*` (and level-sensitive lists, read as
-//!   `@*`) and continuous assignments are combinational. A combinational block that leaves
-//!   bits unassigned on some path infers a latch, as yosys does: a state variable `q` (named
-//!   after the signal) whose value is read as `en ? d : q` and whose next value is that same
-//!   output (transparent latch sampled every tick, like yosys `async2sync` on `$dlatch`).
+//!   `@*`; an `always` without event control too, with a warning) and continuous assignments
+//!   are combinational. A combinational block that leaves bits unassigned on some path infers
+//!   a latch, as yosys does: a state variable `q` (named after the signal) whose value is read
+//!   as `en ? d : q` and whose next value is that same output (a transparent latch sampled
+//!   every tick, like yosys `async2sync` on `$dlatch`). A combinational loop through latches
+//!   (two-phase latch designs) is broken at a latch, which is then read through its stored
+//!   value (with a warning); other combinational loops are errors. Bits of one vector driven
+//!   by different processes are separate drivers, so bit-level chains are no loops.
 //! * **Initial state.** Constant `initial` assignments (and `reg x = c;`) become reset
 //!   values; registers without one are uninitialised (free initial value, AIGER reset =
 //!   self). A non-constant `initial` value (VIS: `initial c = ROM(addr)`, `$ND` in `initial`)
@@ -39,16 +46,20 @@
 //!   convention yosys gives with `setundef -zero`, which the equivalence checks use.
 //! * **Memories** `reg [w] m [a:b]` are one state variable per word (named `m[i]`); reads
 //!   are multiplexers, writes decoded enables.
-//! * **VIS idioms.** `$ND(a, b, …)` is a nondeterministic choice among its arguments (a
-//!   fresh choice per evaluation; in `initial`, a choice of the initial state).
+//! * **VIS idioms.** `$ND(a, b, …)`, and a call of an undeclared `ND_<n>(a, b, …)` library
+//!   function, is a nondeterministic choice among its arguments (a fresh choice per
+//!   evaluation; in `initial`, a choice of the initial state).
 //!   `typedef enum {A, …} t;` makes `A, …` constants of ⌈log2 n⌉ bits; `t reg x;` declares
 //!   `x` with that width.
 //! * **Outputs.** The top module's output ports; with [`VerilogOptions::observe_state`] also
 //!   every register, latch and memory word (named after it), like yosys `expose -dff`.
 //! * Functions and tasks are inlined; `for`/`while`/`repeat` loops are unrolled while their
 //!   conditions fold to constants; generate loops and conditionals are expanded.
+//! * `assert property (e)` becomes a safety property of the system (other assertions are
+//!   skipped with a warning).
 //! * `$display` and other system tasks are ignored with a warning; `defparam`, `forever`,
-//!   `wait`, `fork`, event controls inside statements and real numbers are rejected with a
+//!   `wait`, `fork`, event controls inside statements, loops whose conditions do not fold to
+//!   constants, a variable written by two processes, and real numbers are rejected with a
 //!   located error.
 
 mod ast;

@@ -156,3 +156,107 @@ fn write_certificate(problem: &Aig, cert: &Certificate, path: &Path) -> Result<(
     let circuit = witness_circuit(problem, cert).map_err(|e| anyhow!("{e}"))?;
     write_atomic(path, &write_aiger(&circuit, format_for(path)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hypermut_aig::{read_witness, Reset};
+
+    fn args(file: &Path) -> Args {
+        Args {
+            file: file.to_path_buf(),
+            engine: EngineArg::Ic3,
+            timeout: Some(60.0),
+            witness: None,
+            certificate: None,
+            property: 0,
+            jobs: None,
+        }
+    }
+
+    /// A 2-bit counter; output 0 is "counter = 3" (reachable at depth 3), output 1 is
+    /// "counter = 3 and a constant-0 latch" (unreachable). Old format: no bad section.
+    fn counter_file(dir: &Path) -> PathBuf {
+        let mut g = Aig::new();
+        let a = g.add_latch("a", Reset::Zero);
+        let b = g.add_latch("b", Reset::Zero);
+        let z = g.add_latch("z", Reset::Zero);
+        let nb = g.xor(a, b);
+        g.set_next(a, !a);
+        g.set_next(b, nb);
+        let three = g.and(a, b);
+        let never = g.and(three, z);
+        for (lit, name) in [(three, "three"), (never, "never")] {
+            g.outputs.push(hypermut_aig::Named {
+                lit,
+                name: name.into(),
+            });
+        }
+        let path = dir.join("counter.aag");
+        std::fs::write(&path, write_aiger(&g, hypermut_aig::AigerFormat::Ascii)).expect("write");
+        path
+    }
+
+    #[test]
+    fn outputs_are_properties_and_exit_codes_follow_hwmcc() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = counter_file(dir.path());
+        let mut a = args(&file);
+        a.witness = Some(dir.path().join("w0.txt"));
+        assert_eq!(run(&a).expect("runs"), 10);
+        let text = std::fs::read_to_string(dir.path().join("w0.txt")).expect("witness");
+        let aig = load(&file).expect("readable");
+        let ws = read_witness(&text, 3, 0).expect("HWMCC witness");
+        assert_eq!(check_witness(&aig, &ws[0]), Ok(3));
+        assert_eq!(ws[0].properties, vec!["b0".to_string()]);
+
+        a.property = 1;
+        a.witness = Some(dir.path().join("w1.txt"));
+        a.certificate = Some(dir.path().join("cert.aig"));
+        assert_eq!(run(&a).expect("runs"), 20);
+        let text = std::fs::read_to_string(dir.path().join("w1.txt")).expect("witness");
+        assert_eq!(text, "0\nb1\n.\n");
+        let cert = load(&dir.path().join("cert.aig")).expect("certificate circuit");
+        assert_eq!(cert.latches.len(), 3);
+        assert_eq!(cert.bad.len(), 1);
+
+        a.property = 2;
+        let e = run(&a).unwrap_err().to_string();
+        assert!(e.contains("there is no property 2"), "{e}");
+    }
+
+    #[test]
+    fn every_engine_answers_and_errors_are_reported() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = counter_file(dir.path());
+        for engine in [
+            EngineArg::Ic3,
+            EngineArg::Bmc,
+            EngineArg::Kind,
+            EngineArg::Portfolio,
+        ] {
+            let mut a = args(&file);
+            a.engine = engine;
+            assert_eq!(run(&a).expect("runs"), 10, "{engine:?}");
+            a.property = 1;
+            // BMC cannot prove safety: it stops at the time limit.
+            a.timeout = Some(1.0);
+            let want = if engine == EngineArg::Bmc { 0 } else { 20 };
+            assert_eq!(run(&a).expect("runs"), want, "{engine:?}");
+        }
+        let mut a = args(&file);
+        a.engine = EngineArg::Kind;
+        a.certificate = Some(dir.path().join("c.aig"));
+        assert!(run(&a).is_err());
+        let mut a = args(&dir.path().join("missing.aig"));
+        assert!(run(&a).is_err());
+        let bad = dir.path().join("bad.aag");
+        std::fs::write(&bad, "aag 1 0 0 1 0\n3\n").expect("write");
+        a = args(&bad);
+        let e = run(&a).unwrap_err().to_string();
+        assert!(e.contains("bad.aag:2:"), "{e}");
+        a = args(&file);
+        a.timeout = Some(-1.0);
+        assert!(run(&a).is_err());
+    }
+}

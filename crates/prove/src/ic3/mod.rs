@@ -111,8 +111,9 @@ impl Engine for Ic3 {
     }
 }
 
-/// Runs IC3 on `aig` (inputs, latches, ANDs in binary order, `bad[0]` and the constraints)
-/// with solvers from `new_solver`, which must stop when `limits` are reached.
+/// Runs IC3 on `aig.bad[0]` under `aig.constraints` with solvers from `new_solver`, which
+/// must stop when `limits` are reached. The answer is about `aig` itself (no reduction, no
+/// certificate check; [`Ic3`] adds both).
 pub fn ic3_search<S, F>(aig: &Aig, options: &Ic3Options, limits: &Limits, new_solver: F) -> Outcome
 where
     S: SolveIncremental,
@@ -120,6 +121,9 @@ where
 {
     if aig.bad.is_empty() {
         return Outcome::Unknown("the AIG has no bad property".into());
+    }
+    if let Err(e) = crate::reduce::validate(aig) {
+        return Outcome::Unknown(format!("cannot check this AIG: {e}"));
     }
     let mut core = Ic3Core::new(aig, options.clone(), limits.clone(), new_solver);
     let res = core.run();
@@ -136,7 +140,14 @@ where
     }
 }
 
-/// Counters for tuning.
+/// Query kinds for [`Stats::by_kind`].
+const Q_OBLIGATION: usize = 0;
+const Q_GENERALISE: usize = 1;
+const Q_CTG: usize = 2;
+const Q_PUSH: usize = 3;
+const Q_PROPAGATE: usize = 4;
+
+/// Counters for tuning (printed when `HYPERMUT_IC3_STATS` is set).
 #[derive(Clone, Debug, Default)]
 struct Stats {
     queries: usize,
@@ -286,7 +297,7 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
 
     /// Relative induction: is `F_k ∧ [¬cube] ∧ C ∧ T ∧ cube'` satisfiable?
     fn rel_ind(&mut self, k: usize, cube: &[Lit], with_neg: bool) -> Result<bool, Halt> {
-        self.rel_ind_as(k, cube, with_neg, 0)
+        self.rel_ind_as(k, cube, with_neg, Q_OBLIGATION)
     }
 
     /// [`Ic3Core::rel_ind`] counted under statistics kind `kind`.
@@ -393,7 +404,7 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
     fn push_forward(&mut self, level: usize, mut cube: Cube) -> Result<(usize, Cube), Halt> {
         let mut j = level;
         while j < self.frames.top() {
-            if self.rel_ind_as(j, &cube, true, 3)? {
+            if self.rel_ind_as(j, &cube, true, Q_PUSH)? {
                 break;
             }
             let core = self.core_cube(j, &cube)?;
@@ -451,7 +462,7 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
             if self.intersects_init(&cube) {
                 return Ok(None);
             }
-            if !self.rel_ind_as(k, &cube, true, 1)? {
+            if !self.rel_ind_as(k, &cube, true, Q_GENERALISE)? {
                 let core = self.core_cube(k, &cube)?;
                 return Ok(Some(self.fix_init(core, &cube)));
             }
@@ -463,7 +474,7 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
                 let mut required: Vec<Lit> = cube.iter().map(|&l| self.next_of(l)).collect();
                 required.extend_from_slice(&self.constraints);
                 let s = self.lift(&state, &inputs, &required);
-                if !self.intersects_init(&s) && !self.rel_ind_as(k - 1, &s, true, 2)? {
+                if !self.intersects_init(&s) && !self.rel_ind_as(k - 1, &s, true, Q_CTG)? {
                     ctgs += 1;
                     self.stats.ctgs += 1;
                     let core = self.core_cube(k - 1, &s)?;
@@ -610,7 +621,7 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
                 if !self.frames.at(k).contains(&c) {
                     continue;
                 }
-                if self.rel_ind_as(k, &c, false, 4)? {
+                if self.rel_ind_as(k, &c, false, Q_PROPAGATE)? {
                     continue;
                 }
                 let core = self.core_cube(k, &c)?;

@@ -5,8 +5,9 @@
 //! safe verdict's certificate passes `check_certificate` (inside the engine) and its
 //! Certifaiger witness circuit passes ABC's combinational checks.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hypermut_aig::aiger::{safety_properties, write_aiger_with, AigerFormat, WriteOptions};
@@ -151,11 +152,21 @@ fn confirm_with_pyaiger(cases: &[PyCase]) {
         );
     }
     script += "]\nfor f, l, ins, o in cases:\n    c = aiger.load(f)\n    res = c.simulate(ins, latches=l)\n    print(f, ''.join('1' if r[0][o] else '0' for r in res))\n";
-    let out = Command::new(PYAIGER)
-        .arg("-c")
-        .arg(&script)
-        .output()
+    // The script goes through stdin: with many cases it exceeds the argument-size limit.
+    let mut child = Command::new(PYAIGER)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("python starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(script.as_bytes())
+        .expect("script written to python");
+    let out = child.wait_with_output().expect("python finishes");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

@@ -223,6 +223,25 @@ impl<'a> Elab<'a> {
         Ok(())
     }
 
+    /// Slots clocked process `p` writes both with blocking and with non-blocking
+    /// assignments (their final value needs to know which assignment came last on each path).
+    pub(crate) fn mixed_slots(&mut self, p: usize) -> DResult<HashSet<Slot>> {
+        let proc = self.procs[p].clone();
+        let ProcKind::Always { body, .. } = &proc.kind else {
+            return Ok(HashSet::new());
+        };
+        let mut sets = Vec::new();
+        for nb in [false, true] {
+            self.target_filter = Some(nb);
+            let mut t = Targets::new();
+            let r = self.stmt_targets(body, proc.scope, &HashSet::new(), &mut t, 0);
+            self.target_filter = None;
+            r?;
+            sets.push(t.into_iter().map(|(s, _, _)| s).collect::<HashSet<Slot>>());
+        }
+        Ok(sets[0].intersection(&sets[1]).copied().collect())
+    }
+
     /// The IR name of bits `lo..lo+len` of a slot.
     pub(crate) fn part_name(&self, slot: Slot, lo: u32, len: u32) -> String {
         let sig = &self.sigs[slot.sig.0 as usize];
@@ -464,7 +483,11 @@ impl<'a> Elab<'a> {
         depth: u32,
     ) -> DResult<()> {
         match s {
-            Stmt::Assign { lhs, .. } => self.lvalue_targets(lhs, scope, locals, out)?,
+            Stmt::Assign {
+                lhs, nonblocking, ..
+            } if self.target_filter.is_none_or(|nb| nb == *nonblocking) => {
+                self.lvalue_targets(lhs, scope, locals, out)?
+            }
             Stmt::Block { stmts, span, .. } => {
                 let inner = self
                     .block_scopes
@@ -519,7 +542,9 @@ impl<'a> Elab<'a> {
                 for d in &t.decls {
                     for n in &d.names {
                         tl.insert(n.name.name.clone());
-                        if matches!(d.dir, Some(Dir::Output | Dir::Inout)) {
+                        if matches!(d.dir, Some(Dir::Output | Dir::Inout))
+                            && self.target_filter != Some(true)
+                        {
                             if let Some(a) = args.get(k) {
                                 self.lvalue_targets(a, scope, locals, out)?;
                             }

@@ -98,6 +98,10 @@ pub struct ProcState {
     pub nba: HashMap<Slot, SlotVal>,
     /// Inlined function/task frames, innermost last.
     pub frames: Vec<Frame>,
+    /// Slots written by both blocking and non-blocking assignments in this process.
+    pub mixed: std::collections::HashSet<Slot>,
+    /// For those slots: which bits have a pending non-blocking value (all-ones where so).
+    pub nba_mask: HashMap<Slot, SlotVal>,
 }
 
 impl ProcState {
@@ -114,6 +118,8 @@ impl ProcState {
             vals: HashMap::new(),
             nba: HashMap::new(),
             frames: Vec::new(),
+            mixed: std::collections::HashSet::new(),
+            nba_mask: HashMap::new(),
         }
     }
 }
@@ -125,6 +131,9 @@ pub enum Fill {
     Read,
     /// Two branches are merged: unwritten bits keep the value the slot holds.
     Merge,
+    /// Unwritten bits are 0 (pending non-blocking values of slots that are also assigned by
+    /// blocking assignments: which bits are pending is tracked separately).
+    Zero,
 }
 
 impl Elab<'_> {
@@ -291,7 +300,9 @@ impl Elab<'_> {
         self.concat_lsb_first(&parts, span)
     }
 
-    /// Merges the values of a slot after the two branches of a condition `c`.
+    /// Merges the values of a slot after the two branches of a condition `c`; unwritten bits
+    /// written on the other branch are filled in with `fill`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn sv_merge(
         &mut self,
         st: &ProcState,
@@ -299,6 +310,7 @@ impl Elab<'_> {
         c: ExprId,
         a: &SlotVal,
         b: &SlotVal,
+        fill: Fill,
         span: Span,
     ) -> DResult<SlotVal> {
         if a == b {
@@ -326,8 +338,8 @@ impl Elab<'_> {
                 (Seg::Hold(_), Seg::Hold(_)) => Seg::Hold(w),
                 (x, y) if x == y => x,
                 (x, y) => {
-                    let xv = self.seg_value(st, slot, lo, x, span)?;
-                    let yv = self.seg_value(st, slot, lo, y, span)?;
+                    let xv = self.seg_value(st, slot, lo, x, fill, span)?;
+                    let yv = self.seg_value(st, slot, lo, y, fill, span)?;
                     let m = self.ite(c, xv, yv, span)?;
                     Seg::Val(m.e, w)
                 }
@@ -337,7 +349,15 @@ impl Elab<'_> {
         self.normalise(segs, span)
     }
 
-    fn seg_value(&mut self, st: &ProcState, slot: Slot, lo: u32, s: Seg, span: Span) -> DResult<V> {
+    fn seg_value(
+        &mut self,
+        st: &ProcState,
+        slot: Slot,
+        lo: u32,
+        s: Seg,
+        fill: Fill,
+        span: Span,
+    ) -> DResult<V> {
         match s {
             Seg::Val(e, w) => Ok(V {
                 e,
@@ -345,7 +365,7 @@ impl Elab<'_> {
                 signed: false,
                 boolean: false,
             }),
-            Seg::Hold(w) => self.unwritten(st, slot, lo, w, Fill::Merge, span),
+            Seg::Hold(w) => self.unwritten(st, slot, lo, w, fill, span),
         }
     }
 
@@ -357,10 +377,19 @@ impl Elab<'_> {
         st: &mut ProcState,
         span: Span,
     ) -> DResult<()> {
-        let ProcState { vals, nba, .. } = then;
-        for (map_then, is_nba) in [(vals, false), (nba, true)] {
+        let ProcState {
+            vals,
+            nba,
+            nba_mask,
+            ..
+        } = then;
+        for (which, map_then) in [(0, vals), (1, nba), (2, nba_mask)] {
             let keys: Vec<Slot> = {
-                let own = if is_nba { &st.nba } else { &st.vals };
+                let own = match which {
+                    0 => &st.vals,
+                    1 => &st.nba,
+                    _ => &st.nba_mask,
+                };
                 let mut k: Vec<Slot> = map_then.keys().chain(own.keys()).copied().collect();
                 k.sort_unstable();
                 k.dedup();
@@ -373,14 +402,27 @@ impl Elab<'_> {
                     .cloned()
                     .unwrap_or_else(|| SlotVal::hold(w));
                 let b = {
-                    let own = if is_nba { &st.nba } else { &st.vals };
+                    let own = match which {
+                        0 => &st.vals,
+                        1 => &st.nba,
+                        _ => &st.nba_mask,
+                    };
                     own.get(&slot).cloned().unwrap_or_else(|| SlotVal::hold(w))
                 };
                 if a == b {
                     continue;
                 }
-                let m = self.sv_merge(st, slot, c, &a, &b, span)?;
-                let own = if is_nba { &mut st.nba } else { &mut st.vals };
+                let fill = if which == 2 || (which == 1 && st.mixed.contains(&slot)) {
+                    Fill::Zero
+                } else {
+                    Fill::Merge
+                };
+                let m = self.sv_merge(st, slot, c, &a, &b, fill, span)?;
+                let own = match which {
+                    0 => &mut st.vals,
+                    1 => &mut st.nba,
+                    _ => &mut st.nba_mask,
+                };
                 own.insert(slot, m);
             }
         }

@@ -505,6 +505,14 @@ impl<'a> Elab<'a> {
     ) -> DResult<V> {
         let v = self.as_bits(v, span)?;
         let start = self.as_bits(start, span)?;
+        if layout.descending() && layout.lsb == 0 && low_index_offset == 0 && !start.signed {
+            // The common `v[i]` / `v[i +: n]` on `[w-1:0]`: positions are never negative, so
+            // a shift by the index itself will do (zeros come in from the top).
+            let ext = self.resize(v, v.w + len, false, span)?;
+            let shifted = self.node(IrKind::Binary(BinOp::Shr, ext.e, start.e), span)?;
+            let sh = V { e: shifted, ..ext };
+            return self.slice(sh, 0, len, span);
+        }
         // Work width: enough for the index, the offsets and the sign.
         let bits_w = 64 - (v.w as u64 + len as u64).leading_zeros();
         let cw = start.w.max(bits_w).max(34) + 2;

@@ -605,7 +605,7 @@ impl<'a> Elab<'a> {
                         self.gen_items(&b.items, child, depth)?;
                     }
                 }
-                Item::GenCase { expr, arms, span } => {
+                Item::GenCase { expr, arms, .. } => {
                     let sel = self.const_expr(expr, scope)?;
                     let sel = self.const_int(sel);
                     let name = self.gen_name(scope, None);
@@ -631,7 +631,6 @@ impl<'a> Elab<'a> {
                         let child = self.new_scope(Some(scope), prefix);
                         self.gen_items(&b.items, child, depth)?;
                     }
-                    let _ = span;
                 }
                 Item::GenBlock(b) => {
                     let name = self.gen_name(scope, b.label.as_ref());

@@ -102,6 +102,9 @@ pub(crate) struct Elab<'a> {
     pub clock_roots: HashSet<u32>,
     /// Evaluating unused processes (clocks read there stay no inputs).
     pub sweeping: bool,
+    /// While collecting targets: only blocking (`Some(false)`) or only non-blocking
+    /// (`Some(true)`) assignments.
+    pub target_filter: Option<bool>,
 }
 
 /// Deepest allowed nesting of instances and of function/task calls.
@@ -120,8 +123,7 @@ pub(crate) fn elaborate(
     loop {
         match elaborate_once(design, sys.clone(), opts, &breaks) {
             Ok(r) => return Ok(r),
-            Err((d, Some(q))) if breaks.len() < 256 && !breaks.contains(&q) => {
-                let _ = d;
+            Err((_, Some(q))) if breaks.len() < 256 && !breaks.contains(&q) => {
                 breaks.insert(q);
             }
             Err((d, _)) => return Err(d),
@@ -168,6 +170,7 @@ fn elaborate_once(
         break_request: None,
         clock_roots: HashSet::new(),
         sweeping: false,
+        target_filter: None,
     };
     let r = e.run();
     match r {

@@ -209,7 +209,7 @@ impl<'a> Elab<'a> {
         fill: Fill,
         span: Span,
     ) -> DResult<V> {
-        if self.sigs[slot.sig.0 as usize].kind == SigKind::Local {
+        if self.sigs[slot.sig.0 as usize].kind == SigKind::Local || fill == Fill::Zero {
             return Ok(self.zero(w, span));
         }
         let own = match st.mode {
@@ -226,7 +226,7 @@ impl<'a> Elab<'a> {
             Mode::Initial => {
                 return match fill {
                     Fill::Read => self.net_bits(slot, lo, w, span),
-                    Fill::Merge => Ok(self.zero(w, span)),
+                    Fill::Merge | Fill::Zero => Ok(self.zero(w, span)),
                 }
             }
             Mode::Seq(p) | Mode::Comb(p) => p,
@@ -254,7 +254,7 @@ impl<'a> Elab<'a> {
                         boolean: false,
                     }
                 }
-                _ if fill == Fill::Merge => self.zero(p.len, span),
+                _ if fill != Fill::Read => self.zero(p.len, span),
                 _ => self.part_value(slot, p, span)?,
             };
             pieces.push(self.slice(v, a - p.lo, b - a, span)?);
@@ -586,6 +586,7 @@ impl<'a> Elab<'a> {
             return Ok(SeqEval::default());
         };
         let mut st = ProcState::new(Mode::Seq(p), proc.scope);
+        st.mixed = self.mixed_slots(p)?;
         self.exec(&mut st, body)?;
         let mut ev = SeqEval {
             finals: HashMap::new(),
@@ -593,19 +594,7 @@ impl<'a> Elab<'a> {
         let owned = self.owned(p);
         let slots: BTreeSet<Slot> = owned.iter().map(|(s, _)| *s).collect();
         for slot in slots {
-            let w = self.slot_width(slot);
-            let nba = st
-                .nba
-                .get(&slot)
-                .cloned()
-                .unwrap_or_else(|| SlotVal::hold(w));
-            let blk = st
-                .vals
-                .get(&slot)
-                .cloned()
-                .unwrap_or_else(|| SlotVal::hold(w));
-            let sv = self.sv_overlay(&nba, &blk, proc.span)?;
-            let v = self.sv_read(&st, slot, &sv, Fill::Merge, proc.span)?;
+            let v = self.final_value(&st, slot, proc.span)?;
             ev.finals.insert(slot, v);
         }
         for (slot, part) in owned {
@@ -644,6 +633,7 @@ impl<'a> Elab<'a> {
             return Ok(AsyncEval::default());
         };
         let mut st = ProcState::new(Mode::Seq(p), proc.scope);
+        st.mixed = self.mixed_slots(p)?;
         let mut cond: Option<ExprId> = None;
         for (c, _) in &chain {
             let b = self.cond_bool(&mut st, c)?;
@@ -659,19 +649,7 @@ impl<'a> Elab<'a> {
         };
         let slots: BTreeSet<Slot> = self.owned(p).iter().map(|(s, _)| *s).collect();
         for slot in slots {
-            let w = self.slot_width(slot);
-            let nba = st
-                .nba
-                .get(&slot)
-                .cloned()
-                .unwrap_or_else(|| SlotVal::hold(w));
-            let blk = st
-                .vals
-                .get(&slot)
-                .cloned()
-                .unwrap_or_else(|| SlotVal::hold(w));
-            let sv = self.sv_overlay(&nba, &blk, proc.span)?;
-            let v = self.sv_read(&st, slot, &sv, Fill::Merge, proc.span)?;
+            let v = self.final_value(&st, slot, proc.span)?;
             ev.finals.insert(slot, v);
         }
         Ok(ev)
@@ -687,6 +665,30 @@ impl<'a> Elab<'a> {
         self.exec(&mut t, s)?;
         self.exec_chain(st, chain, i + 1)?;
         self.merge_states(b, t, st, c.span)
+    }
+
+    /// The value a clocked process leaves in `slot`: pending non-blocking values over the
+    /// blocking ones, over the register's value.
+    fn final_value(&mut self, st: &ProcState, slot: Slot, span: Span) -> DResult<V> {
+        let w = self.slot_width(slot);
+        let get =
+            |m: &HashMap<Slot, SlotVal>| m.get(&slot).cloned().unwrap_or_else(|| SlotVal::hold(w));
+        let (nba, blk) = (get(&st.nba), get(&st.vals));
+        if !st.mixed.contains(&slot) {
+            let sv = self.sv_overlay(&nba, &blk, span)?;
+            return self.sv_read(st, slot, &sv, Fill::Merge, span);
+        }
+        // Bits with a pending non-blocking value (per path) take it, the others the blocking
+        // value: (nba & mask) | (blk & ~mask).
+        let mask = get(&st.nba_mask);
+        let n = self.sv_read(st, slot, &nba, Fill::Zero, span)?;
+        let m = self.sv_read(st, slot, &mask, Fill::Zero, span)?;
+        let b = self.sv_read(st, slot, &blk, Fill::Merge, span)?;
+        let x = self.node(IrKind::Binary(BinOp::And, n.e, m.e), span)?;
+        let nm = self.node(IrKind::Unary(hypermut_ir::UnOp::Not, m.e), span)?;
+        let y = self.node(IrKind::Binary(BinOp::And, b.e, nm), span)?;
+        let e = self.node(IrKind::Binary(BinOp::Or, x, y), span)?;
+        Ok(V { e, ..b })
     }
 
     /// `a` where written, else `b`.

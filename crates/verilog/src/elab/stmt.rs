@@ -484,41 +484,79 @@ impl<'a> Elab<'a> {
         nb: bool,
         span: Span,
     ) -> DResult<()> {
-        let w = self.slot_width(slot);
+        let mixed = nb && st.mixed.contains(&slot);
+        let fill = if mixed { Fill::Zero } else { Fill::Merge };
         let cur = {
             let map = if nb { &st.nba } else { &st.vals };
-            map.get(&slot).cloned().unwrap_or_else(|| SlotVal::hold(w))
+            map.get(&slot)
+                .cloned()
+                .unwrap_or_else(|| SlotVal::hold(self.slot_width(slot)))
         };
+        let new = self.placed(st, slot, &cur, guard, &bt, v, fill, span)?;
+        let map = if nb { &mut st.nba } else { &mut st.vals };
+        map.insert(slot, new);
+        if mixed {
+            // Record which bits now have a pending non-blocking value.
+            let w = self.slot_width(slot);
+            let cur = st
+                .nba_mask
+                .get(&slot)
+                .cloned()
+                .unwrap_or_else(|| SlotVal::hold(w));
+            let ones = self.bits_const(
+                v.w.max(w),
+                (BigUint::one() << v.w.max(w)) - BigUint::one(),
+                span,
+            );
+            let new = self.placed(st, slot, &cur, guard, &bt, ones, Fill::Zero, span)?;
+            st.nba_mask.insert(slot, new);
+        }
+        Ok(())
+    }
+
+    /// `cur` with `v` written into part `bt` (when `guard` holds); unwritten bits the write
+    /// needs are filled with `fill`.
+    #[allow(clippy::too_many_arguments)]
+    fn placed(
+        &mut self,
+        st: &ProcState,
+        slot: Slot,
+        cur: &SlotVal,
+        guard: Option<ExprId>,
+        bt: &BitTarget,
+        v: V,
+        fill: Fill,
+        span: Span,
+    ) -> DResult<SlotVal> {
+        let w = self.slot_width(slot);
         let new = match bt {
             BitTarget::Whole => {
                 let v = self.resize(v, w, false, span)?;
                 SlotVal::full(v)
             }
             BitTarget::Const(lo, len) => {
+                let (lo, len) = (*lo, *len);
                 let v = self.slice(v, 0, len, span)?;
                 if lo >= w as i64 || lo + len as i64 <= 0 {
                     cur.clone()
                 } else if lo < 0 {
                     let cut = lo.unsigned_abs() as u32;
                     let v = self.slice(v, cut, len - cut, span)?;
-                    self.sv_write(&cur, 0, v, span)?
+                    self.sv_write(cur, 0, v, span)?
                 } else {
-                    self.sv_write(&cur, lo as u32, v, span)?
+                    self.sv_write(cur, lo as u32, v, span)?
                 }
             }
             BitTarget::Dyn(start, off, len, layout) => {
-                let old = self.sv_read(st, slot, &cur, Fill::Merge, span)?;
-                let nv = self.dynamic_insert(old, start, off, len, layout, v, span)?;
+                let old = self.sv_read(st, slot, cur, fill, span)?;
+                let nv = self.dynamic_insert(old, *start, *off, *len, *layout, v, span)?;
                 SlotVal::full(nv)
             }
         };
-        let new = match guard {
-            None => new,
-            Some(g) => self.sv_merge(st, slot, g, &new, &cur, span)?,
-        };
-        let map = if nb { &mut st.nba } else { &mut st.vals };
-        map.insert(slot, new);
-        Ok(())
+        match guard {
+            None => Ok(new),
+            Some(g) => self.sv_merge(st, slot, g, &new, cur, fill, span),
+        }
     }
 
     /// `old` with `len` bits of `v` placed at the position of index `start + off`.
@@ -536,6 +574,20 @@ impl<'a> Elab<'a> {
         let old = self.as_bits(old, span)?;
         let start = self.as_bits(start, span)?;
         let w = old.w;
+        if layout.descending() && layout.lsb == 0 && off == 0 && !start.signed {
+            // `x[i] = v` / `x[i +: n] = v` on `[w-1:0]`: shift the value and a mask by `i`.
+            let ones = self.bits_const(len, (BigUint::one() << len) - BigUint::one(), span);
+            let m = self.resize(ones, w, false, span)?;
+            let vv = self.slice(v, 0, len, span)?;
+            let vw = self.resize(vv, w, false, span)?;
+            let m_sh = self.node(IrKind::Binary(BinOp::Shl, m.e, start.e), span)?;
+            let v_sh = self.node(IrKind::Binary(BinOp::Shl, vw.e, start.e), span)?;
+            let keep = self.node(IrKind::Unary(UnOp::Not, m_sh), span)?;
+            let kept = self.node(IrKind::Binary(BinOp::And, old.e, keep), span)?;
+            let put = self.node(IrKind::Binary(BinOp::And, v_sh, m_sh), span)?;
+            let e = self.node(IrKind::Binary(BinOp::Or, kept, put), span)?;
+            return Ok(V { e, ..old });
+        }
         let ew = w + len;
         let bits_w = 64 - (ew as u64).leading_zeros();
         let cw = start.w.max(bits_w).max(34) + 2;

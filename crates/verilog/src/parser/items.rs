@@ -897,11 +897,7 @@ impl Parser<'_> {
             }
             arms.push((labels, self.gen_block()?));
         }
-        let end = self.bump().span;
-        Ok(Item::GenCase {
-            expr,
-            arms,
-            span: join(start, end),
-        })
+        self.bump();
+        Ok(Item::GenCase { expr, arms })
     }
 }

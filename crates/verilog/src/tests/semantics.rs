@@ -353,3 +353,53 @@ fn latch_loops_are_broken_at_a_latch() {
         l.warnings
     );
 }
+
+#[test]
+fn blocking_and_nonblocking_writes_of_one_register_mix_per_path() {
+    // Bpb's pattern: one branch schedules `<=`, the other assigns with `=`; the register ends
+    // with whichever assignment took effect on the path taken (a pending `<=` wins).
+    let sys = ok(
+        "module m(input clk, input c, output reg [1:0] p, output reg [3:0] q);
+        initial begin p = 2'b11; q = 0; end
+        always @(posedge clk) begin
+          if (c) p[1] <= 1; else p[1] = 0;
+          p[0] <= c;
+          if (c) begin q = 4'd1; q <= 4'd2; end else begin q <= 4'd3; q = 4'd4; end
+        end
+        endmodule",
+    );
+    let fr = vec![f(&[("c", 0)]), f(&[("c", 1)]), f(&[("c", 0)]), f(&[])];
+    assert_eq!(trace(&sys, &fr, "p"), vec![3, 0, 3, 0]);
+    assert_eq!(trace(&sys, &fr, "q"), vec![0, 3, 2, 3]);
+}
+
+#[test]
+fn clocks_are_no_inputs_unless_read_as_data() {
+    let sys = ok(
+        "module sub(input c, input d, output reg q); always @(posedge c) q <= d; endmodule
+        module top(input clk, input d, output q); sub u(.c(clk), .d(d), .q(q)); endmodule",
+    );
+    assert!(
+        sys.var_by_name("clk").is_none(),
+        "the clock is the tick, not an input"
+    );
+    assert!(sys.var_by_name("d").is_some());
+    let l = super::load(
+        "module top(input clk, input d, output reg q, output y);
+         always @(posedge clk) q <= d;
+         assign y = clk;
+         endmodule",
+    )
+    .unwrap();
+    assert!(l.system.var_by_name("clk").is_some());
+    assert!(
+        l.warnings.iter().any(|w| w.contains("also read as data")),
+        "{:?}",
+        l.warnings
+    );
+    let sys = l.system;
+    assert_eq!(
+        trace(&sys, &[f(&[("clk", 1)]), f(&[("clk", 0)])], "y"),
+        vec![1, 0]
+    );
+}
