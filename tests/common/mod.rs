@@ -94,8 +94,9 @@ pub fn abc_bmc(aig: &Path, bound: usize) -> AbcBmc {
     AbcBmc::Asserted(num.parse().expect("ABC prints a frame number"))
 }
 
-/// The py-aiger interpreter of the oracle install.
-pub const PYAIGER: &str = "/opt/anchors/pyaiger-venv/bin/python";
+pub mod pyaiger;
+#[allow(unused_imports)]
+pub use pyaiger::PYAIGER;
 
 /// ABC's BMC on `aig` with its ordinary outputs removed (ABC checks outputs as properties too,
 /// before the bad properties), written as binary AIGER into `dir`.
@@ -109,4 +110,61 @@ pub fn abc_bmc_bad_only(aig: &hypermut_aig::Aig, dir: &Path, bound: usize) -> Ab
     )
     .expect("write file for ABC");
     abc_bmc(&file, bound)
+}
+
+/// What ABC's PDR reported.
+#[derive(Debug, PartialEq, Eq)]
+pub enum AbcPdr {
+    /// The property holds.
+    Proved,
+    /// A counterexample exists.
+    Falsified,
+    /// ABC refused because the property is combinational (e.g. the constant false).
+    Combinational,
+    /// No answer within ABC's limits.
+    Undecided,
+}
+
+/// ABC's PDR (`read; fold; pdr`) on `aig` with its ordinary outputs removed, written as binary
+/// AIGER into `dir`.
+pub fn abc_pdr_bad_only(aig: &hypermut_aig::Aig, dir: &Path) -> AbcPdr {
+    let mut g = aig.clone();
+    g.outputs.clear();
+    let file = dir.join("abc-pdr-bad-only.aig");
+    std::fs::write(
+        &file,
+        hypermut_aig::write_aiger(&g, hypermut_aig::AigerFormat::Binary),
+    )
+    .expect("write file for ABC");
+    let script = format!("read {}; fold; pdr -T 120", file.display());
+    let (_, text) = run(Command::new("berkeley-abc").arg("-c").arg(&script));
+    if text.contains("Does not work for combinational networks") {
+        AbcPdr::Combinational
+    } else if text.contains("Property proved") {
+        AbcPdr::Proved
+    } else if text.contains("was asserted in frame") {
+        AbcPdr::Falsified
+    } else {
+        AbcPdr::Undecided
+    }
+}
+
+/// Whether ABC (`read; sat`) finds the single output of the combinational circuit `g`
+/// satisfiable.
+pub fn abc_comb_sat(g: &hypermut_aig::Aig, dir: &Path, tag: &str) -> bool {
+    let file = dir.join(format!("{tag}.aig"));
+    std::fs::write(
+        &file,
+        hypermut_aig::write_aiger(g, hypermut_aig::AigerFormat::Binary),
+    )
+    .expect("write file for ABC");
+    let script = format!("read {}; sat", file.display());
+    let (_, text) = run(Command::new("berkeley-abc").arg("-c").arg(&script));
+    if text.contains("UNSATISFIABLE") {
+        false
+    } else if text.contains("SATISFIABLE") {
+        true
+    } else {
+        panic!("unexpected ABC output for {}:\n{text}", file.display())
+    }
 }

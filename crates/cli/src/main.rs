@@ -21,8 +21,8 @@ struct Cli {
 enum Command {
     /// Write the model as AIGER 1.9 (nondeterministic choices become inputs).
     Aiger {
-        /// The SMV model.
-        model: PathBuf,
+        #[command(flatten)]
+        model: model::ModelArgs,
         /// Output file: `.aag` for ASCII, `.aig` for binary; ASCII on stdout if absent.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -36,16 +36,16 @@ enum Command {
     },
     /// List the mutants of a model.
     Mutants {
-        /// The SMV model.
-        model: PathBuf,
+        #[command(flatten)]
+        model: model::ModelArgs,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
     },
     /// Write the φ1 product of one mutant (bad = some output differs) for external checkers.
     Product {
-        /// The SMV model.
-        model: PathBuf,
+        #[command(flatten)]
+        model: model::ModelArgs,
         /// Mutant id (see `hypermut mutants`).
         #[arg(long = "mutant")]
         mutant: usize,

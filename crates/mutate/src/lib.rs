@@ -11,7 +11,7 @@ pub mod operators;
 
 pub use conditional::{conditional, ConditionalMutant};
 pub use nd::{make_controllable, NdInput, NdSource};
-pub use operators::{enumerate, Mutant, Operator};
+pub use operators::{enumerate, Mutant, Operator, Syntax};
 
 /// Errors while building mutants.
 #[derive(Debug, thiserror::Error)]

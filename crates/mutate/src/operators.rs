@@ -70,9 +70,32 @@ const RELATIONAL: [BinOp; 6] = [
     BinOp::Ge,
 ];
 
-/// Spelling of a relational operator in the source language of the system (SMV style).
-fn rel_symbol(op: BinOp) -> &'static str {
-    op.symbol()
+/// The source language a mutated text is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// NuSMV.
+    Smv,
+    /// Verilog.
+    Verilog,
+}
+
+impl Syntax {
+    /// The language of the file named `name`, by its extension (NuSMV unless Verilog's).
+    pub fn of_file(name: &str) -> Syntax {
+        let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+        match ext {
+            "v" | "sv" | "vh" | "vl" | "svh" => Syntax::Verilog,
+            _ => Syntax::Smv,
+        }
+    }
+}
+
+/// Spelling of a relational operator in `syntax`.
+fn rel_symbol(op: BinOp, syntax: Syntax) -> &'static str {
+    match (op, syntax) {
+        (BinOp::Eq, Syntax::Verilog) => "==",
+        _ => op.symbol(),
+    }
 }
 
 /// Replaces the operator token inside `text` (the text of `a OP b`), keeping operands.
@@ -93,6 +116,10 @@ pub fn enumerate(sys: &System, operators: &[Operator]) -> Vec<Mutant> {
         let node = sys.exprs.node(id);
         let Some(span) = node.span else { continue };
         let original = sys.sources.snippet(span).to_string();
+        let syntax = sys
+            .sources
+            .file(span.file)
+            .map_or(Syntax::Smv, |f| Syntax::of_file(&f.name));
         match &node.kind {
             ExprKind::Binary(op, a, b)
                 if op.is_relational() && operators.contains(&Operator::Ror) =>
@@ -124,13 +151,13 @@ pub fn enumerate(sys: &System, operators: &[Operator]) -> Vec<Mutant> {
                             &original,
                             (sa.end - span.start) as usize,
                             (sb.start - span.start) as usize,
-                            rel_symbol(new),
+                            rel_symbol(new, syntax),
                         )
                     } else {
                         format!(
                             "{} {} {}",
                             sys.sources.snippet(sa),
-                            rel_symbol(new),
+                            rel_symbol(new, syntax),
                             sys.sources.snippet(sb)
                         )
                     };
@@ -198,8 +225,12 @@ mod tests {
     use hypermut_ir::Role;
 
     fn sample() -> (System, ExprId) {
+        sample_in("t.smv")
+    }
+
+    fn sample_in(file: &str) -> (System, ExprId) {
         let mut s = System::new("t");
-        let f = s.sources.add("t.smv", "x <= 2");
+        let f = s.sources.add(file, "x <= 2");
         let x = s.add_var("x", Type::Int { lo: 0, hi: 3 }, Role::State, None);
         let xr = s.var_ref(x, Some(Span::new(f, 0, 1)));
         let two = s.int_const(2, Some(Span::new(f, 5, 6)));
@@ -214,6 +245,19 @@ mod tests {
             expr: le,
         });
         (s, le)
+    }
+
+    #[test]
+    fn replacements_are_spelled_in_the_source_language() {
+        for (file, eq) in [("m.smv", "x = 2"), ("d.v", "x == 2"), ("d.sv", "x == 2")] {
+            let (s, _) = sample_in(file);
+            let texts: Vec<String> = enumerate(&s, &[Operator::Ror])
+                .into_iter()
+                .map(|m| m.replacement)
+                .collect();
+            assert!(texts.iter().any(|t| t == eq), "{file}: {texts:?}");
+            assert!(texts.iter().any(|t| t == "x != 2"), "{file}: {texts:?}");
+        }
     }
 
     #[test]

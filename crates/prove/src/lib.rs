@@ -19,6 +19,7 @@ use hypermut_aig::{Aig, Lit, Witness};
 
 pub mod backend;
 pub mod bmc;
+pub mod cert_circuits;
 pub mod certificate;
 pub mod ic3;
 pub mod kind;

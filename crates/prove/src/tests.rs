@@ -9,9 +9,10 @@ use std::time::{Duration, Instant};
 
 use hypermut_aig::{check_witness, write_aiger, Aig, AigerFormat, Lit, Named, Reset};
 
+use crate::cert_circuits::certificate_miters;
 use crate::testutil::{
-    abc_available, abc_pdr, abc_sat, assert_invariant_explicit, certificate_miters, random_aig,
-    shortest_depth, without_free_latches, write_binary_aiger, Rng, Shape,
+    abc_available, abc_pdr, abc_sat, assert_invariant_explicit, random_aig, shortest_depth,
+    without_free_latches, write_binary_aiger, Rng, Shape,
 };
 use crate::{
     check_certificate, witness_circuit, CertError, Certificate, Engine, Ic3, Kind, Portfolio,
@@ -519,7 +520,7 @@ fn random_aigs_match_abc_pdr() {
 
 /// Writes the four Certifaiger miters of `w` for `m` and asks ABC to refute each.
 pub(crate) fn abc_confirms_witness_circuit(m: &Aig, w: &Aig, dir: &std::path::Path, what: &str) {
-    for (check, miter) in certificate_miters(m, w) {
+    for (check, miter) in certificate_miters(m, w).expect("checkable witness circuit") {
         let path = dir.join(format!("{what}-{check}.aig"));
         std::fs::write(&path, write_aiger(&miter, AigerFormat::Binary)).expect("write");
         assert!(
@@ -570,11 +571,14 @@ fn abc_confirms_witness_circuits() {
                 clauses: Vec::new(),
             };
             let w = witness_circuit(&g, &empty).expect("circuit");
-            let fails = certificate_miters(&g, &w).into_iter().any(|(c, m)| {
-                let p = dir.path().join(format!("broken{seed}-{c}.aig"));
-                std::fs::write(&p, write_aiger(&m, AigerFormat::Binary)).expect("write");
-                abc_sat(&p)
-            });
+            let fails = certificate_miters(&g, &w)
+                .expect("checkable witness circuit")
+                .into_iter()
+                .any(|(c, m)| {
+                    let p = dir.path().join(format!("broken{seed}-{c}.aig"));
+                    std::fs::write(&p, write_aiger(&m, AigerFormat::Binary)).expect("write");
+                    abc_sat(&p)
+                });
             assert!(fails, "seed {seed}: an empty invariant passed");
             broken += 1;
         }

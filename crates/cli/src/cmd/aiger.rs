@@ -11,7 +11,7 @@ use hypermut_ir::{Role, VarId};
 use hypermut_mutate::make_controllable;
 
 use crate::files::write_atomic;
-use crate::model::load;
+use crate::model::{load, ModelArgs};
 
 /// The AIGER format implied by a file name (`.aig` binary, anything else ASCII).
 pub fn format_for(path: &Path) -> AigerFormat {
@@ -46,7 +46,7 @@ fn add_range_properties(sys: &mut hypermut_ir::System) -> Result<()> {
 
 /// Runs the command.
 pub fn run(
-    model: &Path,
+    model: &ModelArgs,
     output: Option<&Path>,
     legacy: bool,
     range_properties: bool,
@@ -61,8 +61,8 @@ pub fn run(
         .filter(|v| sys.var(*v).role != Role::Input && sys.var(*v).init.is_none())
         .collect();
     make_controllable(&mut sys, &keep).map_err(|e| anyhow!("{e}"))?;
-    let blasted =
-        blast(&sys, &BlastOptions::default()).map_err(|e| anyhow!("{}: {e}", model.display()))?;
+    let blasted = blast(&sys, &BlastOptions::default())
+        .map_err(|e| anyhow!("{}: {e}", model.model.display()))?;
     let bytes = encode(&blasted.aig, output, legacy)?;
     match output {
         Some(p) => write_atomic(p, &bytes),

@@ -1,11 +1,9 @@
 //! `hypermut mutants`: list the mutants of a model.
 
-use std::path::Path;
-
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::model::{load, location, mutants};
+use crate::model::{load, location, mutants, ModelArgs};
 
 /// One listed mutant.
 #[derive(Serialize)]
@@ -23,7 +21,7 @@ pub struct MutantInfo {
 }
 
 /// Runs the command.
-pub fn run(model: &Path, json: bool) -> Result<()> {
+pub fn run(model: &ModelArgs, json: bool) -> Result<()> {
     let sys = load(model)?;
     let infos: Vec<MutantInfo> = mutants(&sys)
         .iter()

@@ -7,16 +7,16 @@ use hypermut_hyper::MutantProduct;
 
 use crate::cmd::aiger::encode;
 use crate::files::write_atomic;
-use crate::model::{load, mutants};
+use crate::model::{load, mutants, ModelArgs};
 
 /// Runs the command.
-pub fn run(model: &Path, id: usize, output: &Path, legacy: bool) -> Result<()> {
+pub fn run(model: &ModelArgs, id: usize, output: &Path, legacy: bool) -> Result<()> {
     let sys = load(model)?;
     let all = mutants(&sys);
     let m = all.get(id).ok_or_else(|| {
         anyhow!(
             "no mutant with id {id}: {} has {} mutants (ids 0..{})",
-            model.display(),
+            model.model.display(),
             all.len(),
             all.len().saturating_sub(1)
         )

@@ -3,29 +3,30 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use hypermut_aig::write_witness;
+use hypermut_aig::aiger::{write_aiger, AigerFormat};
 use hypermut_aig::Lit;
+use hypermut_aig::{write_witness, Witness};
 use hypermut_hyper::{extract_test, range_check, MutantProduct, Test};
 use hypermut_ir::System;
 use hypermut_mutate::{Mutant, NdSource};
 use hypermut_prove::bmc::{check_bound, Bmc};
-use hypermut_prove::{Engine, Verdict};
+use hypermut_prove::{witness_circuit, Certificate, Engine, Ic3, Verdict};
 
 use crate::files::{append_line, write_atomic};
-use crate::model::{load, location, model_hash, mutants};
+use crate::model::{load, location, model_hash, mutants, ModelArgs};
 
 /// Options of `hypermut testgen`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The SMV model.
-    pub model: PathBuf,
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// BMC bound: the deepest frame searched for a killing test.
     #[arg(long, default_value_t = 20)]
     pub bound: usize,
@@ -35,9 +36,12 @@ pub struct Args {
     /// Directory for `summary.json`, `results.jsonl` and the tests.
     #[arg(long, default_value = "hypermut-out")]
     pub out: PathBuf,
-    /// Time limit per mutant, in seconds (no limit if absent).
+    /// Time limit per mutant, in seconds, for BMC and IC3 together.
+    #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
+    pub timeout: f64,
+    /// Only search for killing tests (BMC to `--bound`); do not try to prove equivalence.
     #[arg(long)]
-    pub timeout: Option<f64>,
+    pub no_prove: bool,
     /// Continue an interrupted run in `--out`: mutants already decided are not redone.
     #[arg(long, conflicts_with = "fresh")]
     pub resume: bool,
@@ -62,6 +66,13 @@ impl Shard {
     /// Whether mutant `id` belongs to this slice.
     pub fn contains(&self, id: usize) -> bool {
         id % self.count == self.index
+    }
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("expected a number of seconds >= 0, found `{text}`")),
     }
 }
 
@@ -147,6 +158,10 @@ pub struct MutantRecord {
     pub depth: Option<usize>,
     /// Test file, relative to the output directory (killed mutants).
     pub test: Option<String>,
+    /// Certificate circuit (Certifaiger format, over the product of `hypermut product`),
+    /// relative to the output directory (mutants proved equivalent by IC3).
+    #[serde(default)]
+    pub certificate: Option<String>,
     /// Why the verdict is what it is.
     pub reason: String,
     /// Product size.
@@ -202,7 +217,8 @@ struct Ctx<'a> {
     model: String,
     hash: String,
     bound: usize,
-    timeout: Option<std::time::Duration>,
+    timeout: Duration,
+    prove: bool,
     out: &'a Path,
 }
 
@@ -217,6 +233,7 @@ fn decide(ctx: &Ctx, m: &Mutant) -> MutantRecord {
         outcome: Outcome::Error,
         depth: None,
         test: None,
+        certificate: None,
         reason: String::new(),
         product: ProductSize::default(),
         millis: 0,
@@ -257,66 +274,101 @@ fn decide_inner(ctx: &Ctx, m: &Mutant, rec: &mut MutantRecord) -> Result<()> {
                 .into();
         return Ok(());
     }
+    let remaining = |start: Instant| ctx.timeout.saturating_sub(start.elapsed());
     let mut bmc = Bmc {
         max_bound: ctx.bound,
-        time_limit: ctx.timeout.map(|t| t.saturating_sub(start.elapsed())),
+        time_limit: Some(remaining(start)),
     };
-    match bmc.check(&p.aig) {
-        Verdict::Unsafe(w) => {
-            let test = extract_test(&mp.conditional, &mp.nd, &mp.blasted, &w)
-                .context("the counterexample does not replay on the word-level model")?;
-            let name = format!("tests/mutant-{}.json", m.id);
-            let sys = &mp.conditional.system;
-            let file = TestFile {
-                model: &ctx.model,
-                model_hash: &ctx.hash,
-                operator: m.operator.name(),
-                location: &rec.location,
-                original: &m.original,
-                replacement: &m.replacement,
-                inputs: sys
-                    .vars
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, v)| {
-                        v.role == hypermut_ir::Role::Input
-                            && !mp.nd.iter().any(|n| n.var.0 as usize == *i)
-                    })
-                    .map(|(_, v)| v.name.clone())
-                    .collect(),
-                nd: mp
-                    .nd
-                    .iter()
-                    .map(|n| (sys.var(n.var).name.clone(), describe_nd(sys, &n.source)))
-                    .collect(),
-                outputs: sys.outputs.iter().map(|o| o.name.clone()).collect(),
-                test: &test,
-            };
-            write_atomic(
-                &ctx.out.join(&name),
-                serde_json::to_string_pretty(&file)?.as_bytes(),
-            )?;
-            write_atomic(
-                &ctx.out.join(format!("witnesses/mutant-{}.wit", m.id)),
-                write_witness(&w).as_bytes(),
-            )?;
-            rec.outcome = Outcome::Killed;
-            rec.depth = Some(test.depth);
-            rec.test = Some(name);
-            rec.reason = format!(
-                "BMC counterexample at depth {}, replayed on the model",
-                w.depth()
-            );
+    let bmc_verdict = bmc.check(&p.aig);
+    let verdict = match bmc_verdict {
+        Verdict::Unknown(_) if ctx.prove && !remaining(start).is_zero() => {
+            Ic3::new(Some(remaining(start))).check(&p.aig)
         }
-        Verdict::Safe(_) => {
+        v => v,
+    };
+    match verdict {
+        Verdict::Unsafe(w) => record_kill(ctx, m, &mp, &w, rec)?,
+        Verdict::Safe(cert) => {
             rec.outcome = Outcome::Equivalent;
-            rec.reason = "proved".into();
+            rec.reason = match &cert {
+                Certificate::Invariant { clauses } => {
+                    let name = format!("certificates/mutant-{}.aig", m.id);
+                    let circuit = witness_circuit(&p.aig, &cert)
+                        .map_err(|e| anyhow!("certificate circuit: {e}"))?;
+                    write_atomic(
+                        &ctx.out.join(&name),
+                        &write_aiger(&circuit, AigerFormat::Binary),
+                    )?;
+                    rec.certificate = Some(name);
+                    format!(
+                        "IC3: inductive invariant of {} clauses, re-checked by a separate SAT solver",
+                        clauses.len()
+                    )
+                }
+                Certificate::Trivial => "the kill property is constant false".into(),
+                Certificate::KInduction { k, .. } => format!("k-induction at depth {k}"),
+            };
         }
         Verdict::Unknown(r) => {
             rec.outcome = Outcome::Unknown;
             rec.reason = r;
         }
     }
+    Ok(())
+}
+
+/// Turns a witness of the kill property into a test replayed on the word-level model, writes
+/// the test and the witness, and fills in `rec`.
+fn record_kill(
+    ctx: &Ctx,
+    m: &Mutant,
+    mp: &MutantProduct,
+    w: &Witness,
+    rec: &mut MutantRecord,
+) -> Result<()> {
+    let test = extract_test(&mp.conditional, &mp.nd, &mp.blasted, w)
+        .context("the counterexample does not replay on the word-level model")?;
+    let name = format!("tests/mutant-{}.json", m.id);
+    let sys = &mp.conditional.system;
+    let file = TestFile {
+        model: &ctx.model,
+        model_hash: &ctx.hash,
+        operator: m.operator.name(),
+        location: &rec.location,
+        original: &m.original,
+        replacement: &m.replacement,
+        inputs: sys
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(i, v)| {
+                v.role == hypermut_ir::Role::Input && !mp.nd.iter().any(|n| n.var.0 as usize == *i)
+            })
+            .map(|(_, v)| v.name.clone())
+            .collect(),
+        nd: mp
+            .nd
+            .iter()
+            .map(|n| (sys.var(n.var).name.clone(), describe_nd(sys, &n.source)))
+            .collect(),
+        outputs: sys.outputs.iter().map(|o| o.name.clone()).collect(),
+        test: &test,
+    };
+    write_atomic(
+        &ctx.out.join(&name),
+        serde_json::to_string_pretty(&file)?.as_bytes(),
+    )?;
+    write_atomic(
+        &ctx.out.join(format!("witnesses/mutant-{}.wit", m.id)),
+        write_witness(w).as_bytes(),
+    )?;
+    rec.outcome = Outcome::Killed;
+    rec.depth = Some(test.depth);
+    rec.test = Some(name);
+    rec.reason = format!(
+        "counterexample at depth {}, replayed on the model",
+        w.depth()
+    );
     Ok(())
 }
 
@@ -459,7 +511,7 @@ pub fn read_results(path: &Path) -> Result<Vec<MutantRecord>> {
 pub fn run(args: &Args) -> Result<()> {
     let sys = load(&args.model)?;
     let info = RunInfo {
-        model_hash: model_hash(&sys),
+        model_hash: model_hash(&sys, &args.model),
         bound: args.bound,
         shard: args.shard,
     };
@@ -475,10 +527,11 @@ pub fn run(args: &Args) -> Result<()> {
     let todo: Vec<&Mutant> = all.iter().filter(|m| !done.contains(&m.id)).collect();
     let ctx = Ctx {
         sys: &sys,
-        model: args.model.display().to_string(),
+        model: args.model.model.display().to_string(),
         hash: info.model_hash.clone(),
         bound: args.bound,
-        timeout: args.timeout.map(std::time::Duration::from_secs_f64),
+        timeout: Duration::from_secs_f64(args.timeout),
+        prove: !args.no_prove,
         out: &args.out,
     };
     let bar = ProgressBar::new(all.len() as u64);
@@ -577,7 +630,7 @@ fn print_table(s: &Summary) {
         100.0 * s.killed as f64 / decided as f64
     };
     println!(
-        "\n{} mutants: {} killed, {} equivalent, {} not killed within bound {}, {} invalid, {} errors; mutation score {:.1}% (killed / valid non-equivalent)",
-        s.mutants, s.killed, s.equivalent, s.unknown, s.bound, s.invalid, s.errors, score
+        "\n{} mutants: {} killed, {} equivalent, {} unknown, {} invalid, {} errors; mutation score {:.1}% (killed / valid non-equivalent)",
+        s.mutants, s.killed, s.equivalent, s.unknown, s.invalid, s.errors, score
     );
 }

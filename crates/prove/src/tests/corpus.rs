@@ -5,19 +5,20 @@
 //! safe verdict's certificate passes `check_certificate` (inside the engine) and its
 //! Certifaiger witness circuit passes ABC's combinational checks.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use hypermut_aig::aiger::{safety_properties, write_aiger_with, AigerFormat, WriteOptions};
-use hypermut_aig::{check_witness, read_aiger, Aig, Reset, Witness};
+use hypermut_aig::aiger::safety_properties;
+use hypermut_aig::{check_witness, read_aiger, Witness};
 
 use super::abc_confirms_witness_circuit;
+
+/// py-aiger replay, shared with the end-to-end tests.
+#[path = "../../../../tests/common/pyaiger.rs"]
+mod pyaiger;
 use crate::testutil::abc_available;
 use crate::{witness_circuit, Engine, Ic3, Verdict};
-
-const PYAIGER: &str = "/opt/anchors/pyaiger-venv/bin/python";
+use pyaiger::{confirm_with_pyaiger, py_case};
 
 fn shared_dir() -> Option<PathBuf> {
     let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared"));
@@ -65,125 +66,6 @@ fn expected_results(shared: &Path) -> Vec<(PathBuf, bool)> {
         ));
     }
     out
-}
-
-/// A witness to confirm with py-aiger: the legacy file, the names of its latches and inputs,
-/// and the witness (with the fold latch appended).
-struct PyCase {
-    file: PathBuf,
-    latches: Vec<(String, bool)>,
-    inputs: Vec<String>,
-    output: String,
-    frames: Vec<Vec<bool>>,
-}
-
-fn py_case(problem: &Aig, w: &Witness, dir: &Path, tag: &str) -> PyCase {
-    let opts = WriteOptions {
-        format: AigerFormat::Ascii,
-        legacy: true,
-        name_all: true,
-    };
-    let file = dir.join(format!("{tag}.aag"));
-    let text = write_aiger_with(problem, &opts);
-    std::fs::write(&file, &text).expect("write legacy file");
-    let named = read_aiger(&text, tag).expect("re-read legacy file");
-    let latches = named
-        .latches
-        .iter()
-        .enumerate()
-        .map(|(k, l)| {
-            let v = match l.reset {
-                Reset::Zero => false,
-                Reset::One => true,
-                Reset::Free => w.init.get(k).copied().flatten().unwrap_or(false),
-            };
-            (l.name.clone(), v)
-        })
-        .collect();
-    PyCase {
-        file,
-        latches,
-        inputs: named.inputs.iter().map(|i| i.name.clone()).collect(),
-        output: named.outputs[0].name.clone(),
-        frames: w
-            .inputs
-            .iter()
-            .map(|f| f.iter().map(|v| v.unwrap_or(false)).collect())
-            .collect(),
-    }
-}
-
-fn py_str(s: &str) -> String {
-    format!("{s:?}")
-}
-
-/// Runs py-aiger once on all cases; each must end with the output true in the last frame.
-fn confirm_with_pyaiger(cases: &[PyCase]) {
-    if !Path::new(PYAIGER).is_file() {
-        eprintln!("skipping the py-aiger check: no venv at {PYAIGER}");
-        return;
-    }
-    let mut script = String::from("import aiger, sys\ncases = [\n");
-    for c in cases {
-        let latches: Vec<String> = c
-            .latches
-            .iter()
-            .map(|(n, v)| format!("{}: {}", py_str(n), if *v { "True" } else { "False" }))
-            .collect();
-        let frames: Vec<String> = c
-            .frames
-            .iter()
-            .map(|f| {
-                let kv: Vec<String> = c
-                    .inputs
-                    .iter()
-                    .zip(f)
-                    .map(|(n, v)| format!("{}: {}", py_str(n), if *v { "True" } else { "False" }))
-                    .collect();
-                format!("{{{}}}", kv.join(", "))
-            })
-            .collect();
-        script += &format!(
-            "  ({}, {{{}}}, [{}], {}),\n",
-            py_str(&c.file.display().to_string()),
-            latches.join(", "),
-            frames.join(", "),
-            py_str(&c.output)
-        );
-    }
-    script += "]\nfor f, l, ins, o in cases:\n    c = aiger.load(f)\n    res = c.simulate(ins, latches=l)\n    print(f, ''.join('1' if r[0][o] else '0' for r in res))\n";
-    // The script goes through stdin: with many cases it exceeds the argument-size limit.
-    let mut child = Command::new(PYAIGER)
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(script.as_bytes())
-        .expect("script written to python");
-    let out = child.wait_with_output().expect("python finishes");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "py-aiger failed:\n{}\n{}",
-        text,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), cases.len(), "{text}");
-    for (c, line) in cases.iter().zip(lines) {
-        assert!(
-            line.ends_with('1'),
-            "py-aiger does not see the bad state at the end of the witness for {}: {line}",
-            c.file.display()
-        );
-    }
-    eprintln!("py-aiger confirmed {} witnesses", cases.len());
 }
 
 #[test]
@@ -264,7 +146,16 @@ fn corpus_verdicts_witnesses_and_certificates() {
          certificates confirmed by ABC, {:?} in total",
         start.elapsed()
     );
-    confirm_with_pyaiger(&py_cases);
+    if let Some(traces) = confirm_with_pyaiger(&py_cases) {
+        for (c, t) in py_cases.iter().zip(&traces) {
+            assert!(
+                t.ends_with('1'),
+                "py-aiger does not see the bad state at the end of the witness for {}: {t}",
+                c.file.display()
+            );
+        }
+        eprintln!("py-aiger confirmed {} witnesses", traces.len());
+    }
     let need = if cfg!(debug_assertions) { 3 } else { 4 };
     assert!(solved >= expected.len() * need / 5, "only {solved} solved");
 }
