@@ -20,12 +20,15 @@ use hypermut_verilog::{load_verilog, VerilogOptions};
 /// The design list shared with the other corpus checks.
 const DESIGNS: &str = include_str!("data/verilog/corpus-designs.txt");
 
-/// Designs checked: name, clock input, frames.
+/// Designs checked: name, clock input, frames, outputs not compared.
 ///
-/// Not checkable here: `$ND` designs (iverilog has no `$ND`), `pj_icram/icram_1` (iverilog
-/// rejects its empty `always` block), `bakery/good_bakery` (vl2mv `loc reg` declarations) and
-/// `IFetchControl1` (two-phase latch loops, which event-driven simulation resolves differently
-/// when both phases are high).
+/// The designs yosys rejects (scripts/yosys-equiv.sh) that are not checkable here have
+/// hand-written expectations in `crates/verilog/src/tests/corpus.rs`: the `$ND` designs
+/// (iverilog has no `$ND`: PPC60X_bus, cache_coherence-two_processor_bin),
+/// `bakery/good_bakery` (vl2mv `loc reg` declarations, rejected by iverilog too),
+/// `pj_icram/icram_1` (iverilog rejects its empty `always` block; its clock is also read
+/// as data) and `IFetchControl1` (yosys crashes; its zero-delay clock generator
+/// `always begin Clock = ~Clock; … end` never lets simulation time advance).
 const CASES: &[(&str, &str, usize, &[&str])] = &[
     // `ci`/`ch` copy registers of a submodule with blocking assignments in another clocked
     // block: a simulation race (iverilog runs the submodule first); synthesis reads the old
@@ -36,6 +39,9 @@ const CASES: &[(&str, &str, usize, &[&str])] = &[
     ("i2c.mod", "wb_clk_i", 60, &[]),
     // yosys fails with an internal error on its memories.
     ("bakery/good_bakery.atom.nondet2.proc5", "clock", 60, &[]),
+    ("Silver-fru", "sys_clk", 40, &[]),
+    // yosys rejects its `$stop` outside `initial`.
+    ("eth_cop", "wb_clk_i", 40, &[]),
     ("bakery/good_bakery.atom.nondet2.proc30", "clock", 30, &[]),
     // Controls that yosys accepts too.
     ("LED/system_ea", "clock", 40, &[]),
@@ -255,16 +261,27 @@ fn yosys_rejected_designs_agree_with_iverilog() {
             let tb_file = tmp.path().join("tb.v");
             std::fs::write(&tb_file, tb).expect("testbench written");
             let exe = tmp.path().join("sim");
-            let mut cmd = Command::new("iverilog");
-            cmd.arg("-g2005").arg("-o").arg(&exe).arg("-s").arg("tb");
-            if let Some(d) = paths.first().and_then(|p| p.parent()) {
-                cmd.arg("-I").arg(d);
+            // Verilog-2005; designs with SystemVerilog `assert property` items (VIS models)
+            // are read as SystemVerilog with the assertions left out.
+            let mut out = None;
+            for flags in [&["-g2005"][..], &["-g2012", "-gno-assertions"][..]] {
+                let mut cmd = Command::new("iverilog");
+                cmd.args(flags).arg("-o").arg(&exe).arg("-s").arg("tb");
+                if let Some(d) = paths.first().and_then(|p| p.parent()) {
+                    cmd.arg("-I").arg(d);
+                }
+                let o = cmd
+                    .arg(&tb_file)
+                    .args(&paths)
+                    .output()
+                    .expect("iverilog runs");
+                let done = o.status.success();
+                out = Some(o);
+                if done {
+                    break;
+                }
             }
-            let out = cmd
-                .arg(&tb_file)
-                .args(&paths)
-                .output()
-                .expect("iverilog runs");
+            let out = out.expect("iverilog ran");
             if !out.status.success() {
                 failures.push(format!(
                     "{name}: iverilog rejects the design or testbench:\n{}",
@@ -288,7 +305,9 @@ fn yosys_rejected_designs_agree_with_iverilog() {
                 break;
             }
         }
-        eprintln!("{name}: {total} output checks agree with iverilog");
+        if failures.iter().all(|f| !f.starts_with(&format!("{name}:"))) {
+            eprintln!("{name}: {total} output checks agree with iverilog");
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

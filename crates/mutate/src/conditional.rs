@@ -2,7 +2,8 @@
 
 use hypermut_ir::{ExprKind, Role, System, Type, Value, VarId};
 
-use crate::operators::{Edit, Mutant};
+use crate::edit::apply;
+use crate::operators::Mutant;
 use crate::MutateError;
 
 /// Name of the frozen selector variable.
@@ -26,24 +27,22 @@ pub fn conditional(sys: &System, mutant: &Mutant) -> Result<ConditionalMutant, M
     let mut s = sys.clone();
     let mut_name = fresh_name(&s, MUT_VAR);
     let mut_var = s.add_var(mut_name, Type::Bool, Role::Frozen, None);
-    let site = mutant.site;
+    let sites: Vec<_> = mutant.sites().collect();
     let id = mutant.id;
+    let mut applied = 0;
     s.rewrite(|s, orig, rebuilt| {
-        if orig != site {
+        if !sites.contains(&orig) {
             return Ok(rebuilt);
         }
-        let node = s.exprs.node(rebuilt).clone();
-        let mutated = match (&mutant.edit, &node.kind) {
-            (Edit::BinOp(op), ExprKind::Binary(_, a, b)) => {
-                s.mk(ExprKind::Binary(*op, *a, *b), None)?
-            }
-            (Edit::IntConst(v), _) => s.int_const(*v, None),
-            _ => return Ok(rebuilt),
-        };
+        applied += 1;
+        let mutated = apply(s, rebuilt, &mutant.edit)?;
         let sel = s.var_ref(mut_var, None);
         s.mk(ExprKind::Ite(sel, mutated, rebuilt), None)
     })
     .map_err(|source| MutateError::IllTyped { id, source })?;
+    if applied != sites.len() {
+        return Err(MutateError::UnknownId(id));
+    }
     Ok(ConditionalMutant {
         system: s,
         mut_var,

@@ -1,17 +1,27 @@
 //! Mutation operators, conditional mutants and the nd transformation.
 //!
-//! A [`Mutant`] is one small edit of an expression that came from source. [`conditional`]
-//! builds the conditional mutant, where a frozen boolean `mut` selects the original (`mut =
-//! 0`) or the mutated expression (`mut = 1`). [`nd::make_controllable`] turns every source
-//! of nondeterminism into an input so that both copies of a product resolve it identically.
+//! A [`Mutant`] is one small edit of an expression that came from source, produced by one
+//! of the [`Operator`]s (see [`Operator::ALL`]). [`conditional`] builds the conditional
+//! mutant, where a frozen boolean `mut` selects the original (`mut = 0`) or the mutated
+//! expression (`mut = 1`). [`nd::make_controllable`] turns every source of nondeterminism
+//! into an input so that both copies of a product resolve it identically. [`sample()`] draws
+//! a reproducible subset of mutants.
 
 pub mod conditional;
+mod edit;
 pub mod nd;
 pub mod operators;
+mod ops;
+pub mod sample;
+mod text;
+
+#[cfg(test)]
+mod tests;
 
 pub use conditional::{conditional, ConditionalMutant};
 pub use nd::{make_controllable, NdInput, NdSource};
-pub use operators::{enumerate, Mutant, Operator, Syntax};
+pub use operators::{enumerate, Assoc, Edit, LogicOp, Mutant, Operator, Syntax};
+pub use sample::{sample, SplitMix64};
 
 /// Errors while building mutants.
 #[derive(Debug, thiserror::Error)]
@@ -30,4 +40,7 @@ pub enum MutateError {
     /// A transformation produced an ill-typed expression (internal error).
     #[error("{0}")]
     Type(#[from] hypermut_ir::TypeError),
+    /// An operator name that is not one of [`Operator::ALL`].
+    #[error("unknown mutation operator `{0}` (known: {known})", known = operators::Operator::ALL.map(|o| o.name()).join(", "))]
+    UnknownOperator(String),
 }

@@ -137,6 +137,8 @@ pub struct Module {
     pub ports: Vec<PortHeader>,
     /// The body.
     pub items: Vec<Item>,
+    /// Whether undeclared names get implicit nets (false after `` `default_nettype none ``).
+    pub implicit_nets: bool,
 }
 
 /// Parameter values given to an instance: by position or by name.
@@ -481,10 +483,13 @@ pub enum Stmt {
         /// The statement's span.
         span: Span,
     },
-    /// A system task `$display(…);` (ignored with a warning).
+    /// A system task `$display(…);` or an immediate assertion `assert (…) …;` (ignored with a
+    /// warning).
     SysTask {
-        /// Name with `$`.
+        /// Name with `$` (or `assert`, `assume`, `cover`).
         name: Ident,
+        /// The arguments (empty positions left out; none kept for assertions).
+        args: Vec<Expr>,
         /// The statement's span.
         span: Span,
     },

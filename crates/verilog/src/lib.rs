@@ -30,8 +30,9 @@
 //!   a latch, as yosys does: a state variable `q` (named after the signal) whose value is read
 //!   as `en ? d : q` and whose next value is that same output (a transparent latch sampled
 //!   every tick, like yosys `async2sync` on `$dlatch`). A combinational loop through latches
-//!   (two-phase latch designs) is broken at a latch, which is then read through its stored
-//!   value (with a warning); other combinational loops are errors. Bits of one vector driven
+//!   (two-phase latch designs) is broken at a latch (a block that leaves the signal
+//!   unassigned on some path), which is then read through its stored value (with a
+//!   warning); other combinational loops are errors. Bits of one vector driven
 //!   by different processes are separate drivers, so bit-level chains are no loops.
 //! * **Initial state.** Constant `initial` assignments (and `reg x = c;`) become reset
 //!   values; registers without one are uninitialised (free initial value, AIGER reset =
@@ -43,7 +44,9 @@
 //!   occurrence; inputs are shared by both copies of a product). Out-of-range bit selects,
 //!   part selects and memory reads read 0; out-of-range writes are dropped; a `case` without
 //!   a matching item and without `default` leaves its targets unchanged. This is the
-//!   convention yosys gives with `setundef -zero`, which the equivalence checks use.
+//!   convention yosys gives with `setundef -zero`, which the equivalence checks use. It also
+//!   applies to `===`/`!==`: `a === 1'bx` compares `a` with 0 (as yosys after `setundef
+//!   -zero`; a simulator, where a driven signal is never `x`, gives false).
 //! * **Memories** `reg [w] m [a:b]` are one state variable per word (named `m[i]`); reads
 //!   are multiplexers, writes decoded enables.
 //! * **VIS idioms.** `$ND(a, b, …)`, and a call of an undeclared `ND_<n>(a, b, …)` library
@@ -55,8 +58,14 @@
 //!   every register, latch and memory word (named after it), like yosys `expose -dff`.
 //! * Functions and tasks are inlined; `for`/`while`/`repeat` loops are unrolled while their
 //!   conditions fold to constants; generate loops and conditionals are expanded.
-//! * `assert property (e)` becomes a safety property of the system (other assertions are
-//!   skipped with a warning).
+//! * `assert property (e)` becomes a safety property of the system (other assertions,
+//!   including immediate `assert (e) …;` statements in procedures, are skipped with a
+//!   warning).
+//! * Undeclared names on the left of continuous assignments and gate outputs are implicit
+//!   1-bit nets, except in modules that follow `` `default_nettype none ``.
+//! * `$readmemh` / `$readmemb` in `initial` blocks load memory contents from their data
+//!   file (looked up as given, then in the calling file's folder and the include folders;
+//!   a missing file is an error, as in yosys).
 //! * `$display` and other system tasks are ignored with a warning; `defparam`, `forever`,
 //!   `wait`, `fork`, event controls inside statements, loops whose conditions do not fold to
 //!   constants, a variable written by two processes, and real numbers are rejected with a

@@ -1,8 +1,9 @@
 //! The preprocessor, working on tokens: `` `define `` (with parameters) and macro uses,
 //! `` `undef ``, `` `include `` (searched in the including file's folder, the `-I` folders and
 //! the folders of the design files), `` `ifdef `` / `` `ifndef `` / `` `elsif `` / `` `else `` /
-//! `` `endif ``. `` `timescale ``, `` `default_nettype `` and the other directives that do not
-//! change synthesis semantics are skipped up to the end of their line.
+//! `` `endif ``. `` `default_nettype `` is passed on to the parser as one directive token.
+//! `` `timescale `` and the other directives that do not change synthesis semantics are
+//! skipped up to the end of their line.
 //!
 //! Expanded tokens keep the spans of the macro body they were copied from.
 
@@ -20,7 +21,6 @@ const MAX_DEPTH: usize = 64;
 /// Directives skipped together with the rest of their line.
 const LINE_DIRECTIVES: &[&str] = &[
     "timescale",
-    "default_nettype",
     "resetall",
     "celldefine",
     "endcelldefine",
@@ -213,6 +213,23 @@ impl<'a> Preprocessor<'a> {
                         tok: Tok::Number("0".into()),
                         ..t.clone()
                     });
+                }
+                "default_nettype" => {
+                    // Kept for the parser (it decides whether modules get implicit nets).
+                    let arg = match toks.get(i) {
+                        Some(a) if !a.nl_before => match &a.tok {
+                            Tok::Ident(w) => w.clone(),
+                            _ => String::new(),
+                        },
+                        _ => String::new(),
+                    };
+                    self.out.push(Token {
+                        tok: Tok::Directive(format!("default_nettype {arg}")),
+                        ..t.clone()
+                    });
+                    while i < toks.len() && !toks[i].nl_before && toks[i].tok != Tok::Eof {
+                        i += 1;
+                    }
                 }
                 d if LINE_DIRECTIVES.contains(&d) => {
                     while i < toks.len() && !toks[i].nl_before && toks[i].tok != Tok::Eof {

@@ -522,6 +522,17 @@ impl<'a> Elab<'a> {
             Stmt::While { body, .. } | Stmt::Repeat { body, .. } => {
                 self.stmt_targets(body, scope, locals, out, depth)?
             }
+            Stmt::SysTask { name, args, .. }
+                if matches!(name.name.as_str(), "$readmemh" | "$readmemb")
+                    && self.target_filter != Some(true) =>
+            {
+                // Every word of the memory argument.
+                if let Some(m) = args.get(1) {
+                    if let ExprKind::Ident(_) = m.kind {
+                        self.lvalue_targets(m, scope, locals, out)?;
+                    }
+                }
+            }
             Stmt::TaskCall { name, args, span } => {
                 if depth > super::MAX_DEPTH {
                     return Err(Diag::new(

@@ -249,6 +249,9 @@ impl<'a> Elab<'a> {
                 let nat = n.width.unwrap_or(n.natural);
                 let mut v = self.bits_const(nat, n.value.clone(), span);
                 let unknown = &n.xmask | &n.zmask;
+                if !n.zmask.is_zero() && !self.in_case_label && !self.opts.x_as_input {
+                    self.warn(span, "`z` bits read as 0: tri-state logic is not modelled");
+                }
                 if !unknown.is_zero() && self.opts.x_as_input {
                     self.x_inputs += 1;
                     let loc = self.sys.sources.location(span);

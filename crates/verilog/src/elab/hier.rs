@@ -49,11 +49,13 @@ struct DeclInfo {
 impl<'a> Elab<'a> {
     /// A fresh scope.
     pub(crate) fn new_scope(&mut self, parent: Option<ScopeId>, prefix: String) -> ScopeId {
+        let implicit_nets = parent.is_none_or(|p| self.scopes[p.0 as usize].implicit_nets);
         self.scopes.push(Scope {
             parent,
             prefix,
             names: HashMap::new(),
             genblk: 0,
+            implicit_nets,
         });
         ScopeId(self.scopes.len() as u32 - 1)
     }
@@ -118,6 +120,7 @@ impl<'a> Elab<'a> {
             ));
         }
         let scope = self.new_scope(None, prefix);
+        self.scopes[scope.0 as usize].implicit_nets = m.implicit_nets;
         // File-level VIS enumerations are visible everywhere.
         for td in self.typedefs.clone() {
             self.bind_enum(scope, td)?;
@@ -768,6 +771,15 @@ impl<'a> Elab<'a> {
     fn implicit_net(&mut self, lhs: &Expr, scope: ScopeId) -> DResult<()> {
         if let crate::ast::ExprKind::Ident(path) = &lhs.kind {
             if path.len() == 1 && self.find_name(scope, &path[0].name).is_none() {
+                if !self.scopes[scope.0 as usize].implicit_nets {
+                    return Err(Diag::new(
+                        path[0].span,
+                        format!(
+                            "`{}` is not declared (`default_nettype none: no implicit nets)",
+                            path[0].name
+                        ),
+                    ));
+                }
                 self.declare(
                     scope,
                     &path[0],

@@ -18,6 +18,7 @@ mod env;
 mod expr;
 mod hier;
 mod procs;
+mod readmem;
 mod scope;
 mod stmt;
 mod value;
@@ -90,12 +91,20 @@ pub(crate) struct Elab<'a> {
     pub latches: HashMap<(usize, Slot, u32), VarId>,
     /// Counter for inputs created for `x` bits.
     pub x_inputs: u32,
+    /// Evaluating a `case` item label (its `z` bits may be wildcards, not tri-state).
+    pub in_case_label: bool,
     /// Current function/task call depth.
     pub call_depth: u32,
     /// `assert property` items: name, condition, scope, span.
     pub asserts: Vec<(String, &'a crate::ast::Expr, ScopeId, Span)>,
     /// Combinational processes read through their latches (loop breaking).
     pub breaks: HashSet<usize>,
+    /// Latch variables whose block leaves them unassigned on some path (real latches).
+    pub held: HashSet<VarId>,
+    /// Combinational processes that infer no latch (no loop is broken there).
+    pub rejected: HashSet<usize>,
+    /// A broken process found to infer no latch (set with its error).
+    pub bad_break: Option<usize>,
     /// A latch process to break a detected loop at (set with the loop error).
     pub break_request: Option<usize>,
     /// Signals that are (aliases of) clocks of clocked blocks.
@@ -120,24 +129,52 @@ pub(crate) fn elaborate(
     opts: &VerilogOptions,
 ) -> DResult<(System, Vec<String>)> {
     let mut breaks: HashSet<usize> = HashSet::new();
-    loop {
-        match elaborate_once(design, sys.clone(), opts, &breaks) {
+    let mut rejected: HashSet<usize> = HashSet::new();
+    for _ in 0..MAX_BREAK_ATTEMPTS {
+        match elaborate_once(design, sys.clone(), opts, &breaks, &rejected) {
             Ok(r) => return Ok(r),
-            Err((_, Some(q))) if breaks.len() < 256 && !breaks.contains(&q) => {
+            Err(Failure {
+                bad_break: Some(q), ..
+            }) => {
+                // `q` turned out to be combinational: break the loop elsewhere.
+                breaks.remove(&q);
+                rejected.insert(q);
+            }
+            Err(Failure {
+                break_request: Some(q),
+                ..
+            }) if breaks.len() < 256 && !breaks.contains(&q) => {
                 breaks.insert(q);
             }
-            Err((d, _)) => return Err(d),
+            Err(Failure { diag, .. }) => return Err(diag),
         }
     }
+    // Every retry added a break or rejected one; this many means a pathological design.
+    elaborate_once(design, sys, opts, &HashSet::new(), &HashSet::new()).map_err(|f| f.diag)
 }
 
-/// One elaboration attempt; on a loop through a latch, the latch's process to break at.
+/// Elaboration attempts spent on breaking loops at latches before giving up.
+const MAX_BREAK_ATTEMPTS: usize = 1024;
+
+/// Why an elaboration attempt failed.
+struct Failure {
+    /// The error to report if no retry helps.
+    diag: Diag,
+    /// A combinational block with a latch to break a detected loop at.
+    break_request: Option<usize>,
+    /// A block a loop was broken at that infers no latch.
+    bad_break: Option<usize>,
+}
+
+/// One elaboration attempt, reading the blocks in `breaks` through their latches and never
+/// breaking a loop at a block in `rejected`.
 fn elaborate_once(
     design: &Design,
     sys: System,
     opts: &VerilogOptions,
     breaks: &HashSet<usize>,
-) -> Result<(System, Vec<String>), (Diag, Option<usize>)> {
+    rejected: &HashSet<usize>,
+) -> Result<(System, Vec<String>), Failure> {
     let mut e = Elab {
         design,
         opts,
@@ -164,9 +201,13 @@ fn elaborate_once(
         init_vals: HashMap::new(),
         latches: HashMap::new(),
         x_inputs: 0,
+        in_case_label: false,
         call_depth: 0,
         asserts: Vec::new(),
         breaks: breaks.clone(),
+        held: HashSet::new(),
+        rejected: rejected.clone(),
+        bad_break: None,
         break_request: None,
         clock_roots: HashSet::new(),
         sweeping: false,
@@ -175,7 +216,11 @@ fn elaborate_once(
     let r = e.run();
     match r {
         Ok(()) => Ok((e.sys, e.warnings)),
-        Err(d) => Err((d, e.break_request)),
+        Err(diag) => Err(Failure {
+            diag,
+            break_request: e.break_request,
+            bad_break: e.bad_break,
+        }),
     }
 }
 
@@ -208,7 +253,38 @@ impl<'a> Elab<'a> {
             self.observe_state()?;
         }
         self.sweep()?;
+        self.check_loop_breaks()?;
         self.attach_initial_values()
+    }
+
+    /// A loop may only be broken at a real latch: a block that leaves the signal unassigned
+    /// on some path. A block that assigns it on every path is combinational, and the loop
+    /// through it is an error.
+    fn check_loop_breaks(&mut self) -> DResult<()> {
+        let mut broken: Vec<((usize, Slot, u32), VarId)> = self
+            .latches
+            .iter()
+            .filter(|((p, _, _), _)| self.breaks.contains(p))
+            .map(|(k, v)| (*k, *v))
+            .collect();
+        broken.sort();
+        for ((p, slot, lo), var) in broken {
+            if self.sys.vars[var.0 as usize].next.is_none() {
+                continue; // never evaluated: nothing was read through it
+            }
+            if !self.held.contains(&var) {
+                self.bad_break = Some(p);
+                let width = self.sys.vars[var.0 as usize].ty.bv_width().unwrap_or(1);
+                return Err(Diag::new(
+                    self.procs[p].span,
+                    format!(
+                        "combinational loop through `{}`: this block assigns it on every path, so there is no latch to break the loop at",
+                        self.part_name(slot, lo, width)
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The top module: the one named by the options, else the unique module that no other

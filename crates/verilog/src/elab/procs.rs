@@ -247,6 +247,9 @@ impl<'a> Elab<'a> {
                 },
                 Owner::Comb { proc } if proc == own => {
                     let var = self.latch_var(own, slot, p, span, fill)?;
+                    if fill == Fill::Merge {
+                        self.held.insert(var);
+                    }
                     V {
                         e: self.sys.var_ref(var, Some(span)),
                         w: p.len,
@@ -316,6 +319,7 @@ impl<'a> Elab<'a> {
                 self.class(*q) == Class::Comb
                     && matches!(self.procs[*q].kind, ProcKind::Always { .. })
                     && !self.breaks.contains(q)
+                    && !self.rejected.contains(q)
             });
             let chain: Vec<String> = self.eval_stack[pos..]
                 .iter()

@@ -117,6 +117,9 @@ pub struct Scope<'a> {
     pub names: HashMap<String, Binding<'a>>,
     /// Counter for unnamed generate blocks (`genblk<n>`), kept in the module scope.
     pub genblk: u32,
+    /// Whether undeclared names on the left of assignments become implicit nets (the
+    /// module's `` `default_nettype ``).
+    pub implicit_nets: bool,
 }
 
 /// Where a continuous assignment writes.

@@ -16,6 +16,27 @@ use super::scope::{Binding, ScopeId, SigId, Slot};
 use super::value::V;
 use super::{Elab, MAX_DEPTH};
 
+/// A `case` statement being executed as an if-else chain.
+pub(crate) struct Chain<'a> {
+    /// `case`, `casez` or `casex`.
+    kind: CaseKind,
+    /// The selector at the common width.
+    sel: V,
+    /// Whether the comparison is signed.
+    cs: bool,
+    /// The arms: labels and body.
+    arms: &'a [(Vec<Expr>, Stmt)],
+    /// The `default` arm.
+    default: Option<&'a Stmt>,
+    /// The labels cover every selector value (the last arm needs no test).
+    complete: bool,
+}
+
+/// The low 64 bits of a number (callers keep widths at most 16).
+fn to_u64(v: &BigUint) -> u64 {
+    v.iter_u64_digits().next().unwrap_or(0)
+}
+
 /// A slot an assignment may write, with the condition under which it does (`None` = always).
 type Guarded = (Slot, Option<ExprId>);
 
@@ -107,6 +128,7 @@ impl<'a> Elab<'a> {
                 ..
             } => {
                 let (mut cw, mut cs) = self.self_type(st, expr)?;
+                let sel_w = cw;
                 for (labels, _) in arms {
                     for l in labels {
                         let (w, s) = self.self_type(st, l)?;
@@ -116,7 +138,19 @@ impl<'a> Elab<'a> {
                 }
                 let sel = self.eval(st, expr, cw, cs)?;
                 let sel = self.as_bits(sel, expr.span)?;
-                self.exec_case(st, *kind, sel, cs, arms, default.as_deref(), 0)
+                // A case whose constant labels cover every selector value cannot fall through:
+                // its last arm needs no test (and no latch is inferred for it).
+                let complete =
+                    default.is_none() && self.case_is_complete(st, *kind, sel_w, cw, cs, arms)?;
+                let chain = Chain {
+                    kind: *kind,
+                    sel,
+                    cs,
+                    arms,
+                    default: default.as_deref(),
+                    complete,
+                };
+                self.exec_case(st, &chain, 0)
             }
             Stmt::For {
                 init,
@@ -136,8 +170,21 @@ impl<'a> Elab<'a> {
                 self.exec_loop(st, None, Some(n.max(0) as u64), body, None, *span)
             }
             Stmt::TaskCall { name, args, span } => self.call_task(st, name, args, *span),
-            Stmt::SysTask { name, span } => {
-                self.warn(*span, format!("system task `{}` is ignored", name.name));
+            Stmt::SysTask { name, args, span }
+                if matches!(name.name.as_str(), "$readmemh" | "$readmemb") =>
+            {
+                self.readmem(st, name, args, *span)
+            }
+            Stmt::SysTask { name, span, .. } => {
+                let msg = if name.name.starts_with('$') {
+                    format!("system task `{}` is ignored", name.name)
+                } else {
+                    format!(
+                        "`{}` statement is ignored (only module-level `assert property` items become properties)",
+                        name.name
+                    )
+                };
+                self.warn(*span, msg);
                 Ok(())
             }
             Stmt::Unsupported { what, span } => Err(Diag::new(
@@ -199,44 +246,100 @@ impl<'a> Elab<'a> {
     }
 
     /// The arms of a case statement from `i` on, as an if-else chain.
-    #[allow(clippy::too_many_arguments)]
-    fn exec_case(
-        &mut self,
-        st: &mut ProcState,
-        kind: CaseKind,
-        sel: V,
-        cs: bool,
-        arms: &'a [(Vec<Expr>, Stmt)],
-        default: Option<&'a Stmt>,
-        i: usize,
-    ) -> DResult<()> {
-        let Some((labels, body)) = arms.get(i) else {
-            return match default {
+    fn exec_case(&mut self, st: &mut ProcState, c: &Chain<'a>, i: usize) -> DResult<()> {
+        let Some((labels, body)) = c.arms.get(i) else {
+            return match c.default {
                 Some(d) => self.exec(st, d),
                 None => Ok(()),
             };
         };
+        if c.complete && i + 1 == c.arms.len() {
+            // Every value is covered: reaching the last arm means it matches.
+            return self.exec(st, body);
+        }
         let mut hit: Option<ExprId> = None;
         for l in labels {
-            let m = self.case_match(st, kind, sel, cs, l)?;
+            let m = self.case_match(st, c.kind, c.sel, c.cs, l)?;
             hit = Some(match hit {
                 None => m,
                 Some(h) => self.node(IrKind::Binary(BinOp::Or, h, m), l.span)?,
             });
         }
         let Some(hit) = hit else {
-            return self.exec_case(st, kind, sel, cs, arms, default, i + 1);
+            return self.exec_case(st, c, i + 1);
         };
         match self.const_value(hit) {
             Some(hypermut_ir::Value::Bool(true)) => self.exec(st, body),
-            Some(_) => self.exec_case(st, kind, sel, cs, arms, default, i + 1),
+            Some(_) => self.exec_case(st, c, i + 1),
             None => {
                 let mut t = st.clone();
                 self.exec(&mut t, body)?;
-                self.exec_case(st, kind, sel, cs, arms, default, i + 1)?;
+                self.exec_case(st, c, i + 1)?;
                 self.merge_states(hit, t, st, body.span())
             }
         }
+    }
+
+    /// Whether the labels of a `case` without `default` are constants that together match
+    /// every value of the `sel_w`-bit selector, compared at `w` bits (extended with sign if
+    /// `cs`). Checked by enumeration for small selectors; `x`/`z` label bits that are no
+    /// wildcards never count.
+    fn case_is_complete(
+        &mut self,
+        st: &mut ProcState,
+        kind: CaseKind,
+        sel_w: u32,
+        w: u32,
+        cs: bool,
+        arms: &'a [(Vec<Expr>, Stmt)],
+    ) -> DResult<bool> {
+        const MAX_WORK: u64 = 1 << 22;
+        let labels: u64 = arms.iter().map(|(l, _)| l.len() as u64).sum();
+        if sel_w == 0 || sel_w > 16 || w > 64 || labels.saturating_mul(1 << sel_w) > MAX_WORK {
+            return Ok(false);
+        }
+        let size = 1usize << sel_w;
+        let all = (BigUint::one() << w) - BigUint::one();
+        let w_mask = to_u64(&all);
+        // The selector's values as the comparison sees them (extended to `w` bits).
+        let ext = |x: u64| -> u64 {
+            if cs && sel_w < 64 && (x >> (sel_w - 1)) & 1 == 1 {
+                (x | !((1u64 << sel_w) - 1)) & w_mask
+            } else {
+                x
+            }
+        };
+        let mut seen = vec![false; size];
+        for (ls, _) in arms {
+            for l in ls {
+                let (wild, bad) = match (&l.kind, kind) {
+                    (ExprKind::Number(n), CaseKind::Case) => (BigUint::zero(), &n.xmask | &n.zmask),
+                    (ExprKind::Number(n), CaseKind::Casez) => (n.zmask.clone(), n.xmask.clone()),
+                    (ExprKind::Number(n), CaseKind::Casex) => {
+                        (&n.zmask | &n.xmask, BigUint::zero())
+                    }
+                    // Other labels count when they fold to constants (`-1`, parameters).
+                    _ => (BigUint::zero(), BigUint::zero()),
+                };
+                if !bad.is_zero() {
+                    continue;
+                }
+                let outer = std::mem::replace(&mut self.in_case_label, true);
+                let v = self.eval(st, l, w, cs);
+                self.in_case_label = outer;
+                let Some(v) = self.const_bits(v?) else {
+                    continue;
+                };
+                let care = &all ^ (wild & &all);
+                let (v, care) = (to_u64(&(v & &care)), to_u64(&care));
+                for (x, s) in seen.iter_mut().enumerate() {
+                    if ext(x as u64) & care == v {
+                        *s = true;
+                    }
+                }
+            }
+        }
+        Ok(seen.iter().all(|s| *s))
     }
 
     /// Whether the case selector matches one label (wildcards masked for casez/casex).
@@ -248,8 +351,10 @@ impl<'a> Elab<'a> {
         cs: bool,
         l: &Expr,
     ) -> DResult<ExprId> {
-        let lab = self.eval(st, l, sel.w, cs)?;
-        let lab = self.as_bits(lab, l.span)?;
+        let outer = std::mem::replace(&mut self.in_case_label, true);
+        let lab = self.eval(st, l, sel.w, cs);
+        self.in_case_label = outer;
+        let lab = self.as_bits(lab?, l.span)?;
         let wild = match (&l.kind, kind) {
             (ExprKind::Number(n), CaseKind::Casez) => n.zmask.clone(),
             (ExprKind::Number(n), CaseKind::Casex) => &n.zmask | &n.xmask,
@@ -470,6 +575,17 @@ impl<'a> Elab<'a> {
             self.write_word(st, slot, guard, bt2, v, nb, span)?;
         }
         Ok(())
+    }
+
+    /// A blocking write of the whole word `slot` (`$readmemh` data).
+    pub(crate) fn write_const_word(
+        &mut self,
+        st: &mut ProcState,
+        slot: Slot,
+        v: V,
+        span: Span,
+    ) -> DResult<()> {
+        self.write_word(st, slot, None, BitTarget::Whole, v, false, span)
     }
 
     /// Writes `v` into part `bt` of `slot`, only when `guard` holds.

@@ -117,6 +117,7 @@ impl Parser<'_> {
             header_params,
             ports,
             items,
+            implicit_nets: true,
         })
     }
 

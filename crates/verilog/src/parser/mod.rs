@@ -139,6 +139,23 @@ pub(crate) fn parse_design(toks: &[Token], sources: &SourceMap) -> DResult<Desig
     } else {
         &fallback
     };
+    // `` `default_nettype `` directives (outside modules, IEEE 1364 §19.2) are taken out of
+    // the stream; `nettype_none[k]` says whether token `k` of the rest follows a `none`.
+    let mut kept = Vec::with_capacity(toks.len());
+    let mut nettype_none = Vec::with_capacity(toks.len());
+    let mut none = false;
+    for t in toks {
+        match &t.tok {
+            Tok::Directive(d) if d.starts_with("default_nettype") => {
+                none = d.trim_start_matches("default_nettype").trim() == "none";
+            }
+            _ => {
+                kept.push(t.clone());
+                nettype_none.push(none);
+            }
+        }
+    }
+    let toks = &kept[..];
     let mut p = Parser {
         toks,
         pos: 0,
@@ -155,7 +172,10 @@ pub(crate) fn parse_design(toks: &[Token], sources: &SourceMap) -> DResult<Desig
                 p.bump();
             }
             Tok::Ident(w) if w == "module" || w == "macromodule" => {
-                design.modules.push(p.module()?)
+                let none = nettype_none.get(p.pos).copied().unwrap_or(false);
+                let mut m = p.module()?;
+                m.implicit_nets = !none;
+                design.modules.push(m);
             }
             Tok::Ident(w) if w == "typedef" => {
                 let td = p.typedef()?;

@@ -6,15 +6,43 @@ use crate::lexer::Tok;
 
 use super::{join, Parser};
 
+/// Keywords that close a construct around a statement (a statement cannot start with them).
+const CLOSERS: &[&str] = &[
+    "endmodule",
+    "endfunction",
+    "endtask",
+    "endgenerate",
+    "endspecify",
+    "join",
+    "module",
+];
+
 impl Parser<'_> {
     /// One statement.
     pub(crate) fn stmt(&mut self) -> DResult<Stmt> {
         self.nested(|p| p.stmt_inner())
     }
 
+    /// "expected `closer` for the `opener` at …" at the current token.
+    fn unclosed(&self, closer: &str, opener: &str, open: hypermut_ir::Span) -> Diag {
+        Diag::new(
+            self.peek().span,
+            format!(
+                "expected {closer} for the {opener} at {}, found {}",
+                self.sources.location(open),
+                self.found()
+            ),
+        )
+    }
+
     fn stmt_inner(&mut self) -> DResult<Stmt> {
         let t = self.peek();
         let start = t.span;
+        if let Tok::Ident(w) = &t.tok {
+            if matches!(w.as_str(), "end" | "endcase" | "else") || CLOSERS.contains(&w.as_str()) {
+                return Err(self.unexpected("a statement"));
+            }
+        }
         match &t.tok {
             Tok::Sym(";") => {
                 self.bump();
@@ -44,10 +72,11 @@ impl Parser<'_> {
             }
             Tok::System(name) => {
                 self.bump();
+                let mut args = Vec::new();
                 if self.eat_sym("(").is_some() && self.eat_sym(")").is_none() {
                     loop {
                         if !self.peek().is_sym(",") {
-                            self.expr()?;
+                            args.push(self.expr()?);
                         }
                         if self.eat_sym(",").is_none() {
                             break;
@@ -61,6 +90,7 @@ impl Parser<'_> {
                         name: name.clone(),
                         span: start,
                     },
+                    args,
                     span: join(start, end),
                 });
             }
@@ -93,6 +123,35 @@ impl Parser<'_> {
                         count,
                         body: Box::new(body),
                         span,
+                    });
+                }
+                "assert" | "assume" | "cover"
+                    if self.peek_at(1).is_sym("(") || self.peek_at(1).is_word("property") =>
+                {
+                    // An immediate (or procedural concurrent) assertion: parsed, then ignored.
+                    let word = Ident {
+                        name: w.clone(),
+                        span: start,
+                    };
+                    self.bump();
+                    self.eat_word("property");
+                    self.expect_sym("(")?;
+                    self.expr()?;
+                    let mut end = self.expect_sym(")")?;
+                    if let Some(semi) = self.eat_sym(";") {
+                        end = semi;
+                    } else {
+                        if !self.at_word("else") {
+                            end = self.stmt()?.span();
+                        }
+                        if self.eat_word("else").is_some() {
+                            end = self.stmt()?.span();
+                        }
+                    }
+                    return Ok(Stmt::SysTask {
+                        name: word,
+                        args: Vec::new(),
+                        span: join(start, end),
                     });
                 }
                 "forever" => {
@@ -207,6 +266,9 @@ impl Parser<'_> {
             match &t.tok {
                 Tok::Eof => return Err(Diag::new(start, "`begin` without `end`")),
                 Tok::Ident(w) if w == "end" => break,
+                Tok::Ident(w) if CLOSERS.contains(&w.as_str()) => {
+                    return Err(self.unclosed("`end`", "`begin`", start))
+                }
                 Tok::Ident(w) if matches!(w.as_str(), "reg" | "integer" | "time" | "logic") => {
                     let d = self.decl_head()?;
                     decls.push(self.declarators(d)?);
@@ -271,6 +333,11 @@ impl Parser<'_> {
         while !self.at_word("endcase") {
             if self.peek().tok == Tok::Eof {
                 return Err(Diag::new(start, "`case` without `endcase`"));
+            }
+            if let Tok::Ident(w) = &self.peek().tok {
+                if w == "end" || CLOSERS.contains(&w.as_str()) {
+                    return Err(self.unclosed("`endcase`", "`case`", start));
+                }
             }
             if let Some(dspan) = self.eat_word("default") {
                 self.eat_sym(":");

@@ -49,6 +49,13 @@ const CASES: &[(&str, &str, &str)] = &[
     ("module m(input a, output y); always @* case (a) 1: ; default: ; default: ; endcase assign y = a; endmodule", "more than one `default`", "1:65"),
     ("module m(output [1:0] y); genvar i; for (i = 0; i < 2; i = i + 0) begin : g assign y[i] = 1; end endmodule", "generate loop does not terminate", "1:60"),
     ("module m(output reg y); always @* while (1) y = 0; endmodule", "loop does not terminate", "1:35"),
+    ("module m(input clk, output reg q); always @(posedge clk) begin q <= ~q; endmodule", "expected `end` for the `begin` at t.v:1:58", "1:73"),
+    ("module m(input s, output reg y); always @* case (s) 0: y = 0; end endmodule", "expected `endcase` for the `case` at t.v:1:44", "1:63"),
+    ("module m(input clk, input a, output reg q); always @(posedge clk) else q <= a; endmodule", "expected a statement", "1:67"),
+    ("`default_nettype none\nmodule m(input a, output y); assign z = a; assign y = a; endmodule", "`z` is not declared", "2:37"),
+    ("module m(input a, output y); reg p, q; always @* p = q | a; always @* q = p & a; assign y = q; endmodule", "combinational loop", "1:61"),
+    ("module m(input clk, output [7:0] y); reg [7:0] r [0:1]; initial $readmemh(\"no_such.hex\", r); assign y = r[0]; endmodule", "cannot find memory file `no_such.hex`", "1:75"),
+    ("module m(input clk, output [7:0] y); reg [7:0] r [0:1]; always @(posedge clk) $readmemh(\"a.hex\", r); assign y = r[0]; endmodule", "outside an `initial` block", "1:79"),
 ];
 
 #[test]

@@ -138,6 +138,58 @@ fn complete_combinational_blocks_infer_no_latch() {
 }
 
 #[test]
+fn cases_covering_every_value_infer_no_latch() {
+    // Without `default`, but the labels (one casez pattern among them) cover all 2-bit
+    // values: no path leaves `y` unassigned. One value short, a latch is inferred.
+    let full = "module m(input [1:0] s, input [3:0] a, output reg [3:0] y);
+        always @* casez (s)
+          2'b00: y = a;
+          2'b01: y = ~a;
+          2'b1?: y = a + 1;
+        endcase
+        endmodule";
+    let sys = ok(full);
+    assert!(sys.vars.iter().all(|v| v.role == hypermut_ir::Role::Input));
+    let fr = vec![
+        f(&[("s", 0), ("a", 5)]),
+        f(&[("s", 1), ("a", 5)]),
+        f(&[("s", 2), ("a", 5)]),
+        f(&[("s", 3), ("a", 5)]),
+    ];
+    assert_eq!(trace(&sys, &fr, "y"), vec![5, 10, 6, 6]);
+    let partial = full.replace("2'b1?", "2'b10");
+    let l = super::load(&partial).unwrap();
+    assert!(
+        l.warnings
+            .iter()
+            .any(|w| w.contains("latch inferred for `y`")),
+        "{:?}",
+        l.warnings
+    );
+    // Unsized (32-bit) labels 0..3 cover a 2-bit selector; so do -2..1 a signed one.
+    for (sel, labels) in [
+        ("s", ["0", "1", "2", "3"]),
+        ("$signed(s)", ["-2", "-1", "0", "1"]),
+    ] {
+        let t = format!(
+            "module m(input [1:0] s, input [3:0] a, output reg [3:0] y);
+             always @* case ({sel}) {}: y = a; {}: y = ~a; {}: y = 0; {}: y = 1; endcase
+             endmodule",
+            labels[0], labels[1], labels[2], labels[3]
+        );
+        let l = super::load(&t).unwrap();
+        assert!(
+            l.warnings.iter().all(|w| !w.contains("latch")),
+            "{sel}: {:?}",
+            l.warnings
+        );
+    }
+    // An `x` bit in a plain `case` label matches nothing in simulation: it covers nothing.
+    let l = super::load(&full.replace("casez", "case").replace("2'b1?", "2'b1x")).unwrap();
+    assert!(l.warnings.iter().any(|w| w.contains("latch inferred")));
+}
+
+#[test]
 fn memories_write_and_read_with_out_of_range_zero() {
     let sys = ok(
         "module m(input clk, input we, input [1:0] wa, input [1:0] ra, input [7:0] d,
@@ -352,6 +404,55 @@ fn latch_loops_are_broken_at_a_latch() {
         "{:?}",
         l.warnings
     );
+}
+
+#[test]
+fn loops_are_broken_only_at_real_latches() {
+    // The loop runs through a latch (`p`, held when `!e`) and a complete combinational block
+    // (`q`): it must be broken at `p`, whatever block the loop search met first.
+    let l = super::load(
+        "module m(input a, input e, output y);
+         reg p, q;
+         always @* if (e) p = q | a;
+         always @* q = p & a;
+         assign y = q;
+         endmodule",
+    )
+    .unwrap();
+    let broken: Vec<&String> = l
+        .warnings
+        .iter()
+        .filter(|w| w.contains("broken at its latch"))
+        .collect();
+    assert_eq!(broken.len(), 1, "{:?}", l.warnings);
+    assert!(broken[0].contains("`p`"), "{broken:?}");
+    // `p` is the only state, and the loop reads its stored value (0 at first): frame 0
+    // gives y = 0 & a = 0 while `p` latches q | a = 1; frames 1 and 2 hold `p` (e = 0), so
+    // y = 1 & a follows a.
+    let st: Vec<&str> = l
+        .system
+        .vars
+        .iter()
+        .filter(|v| v.role == hypermut_ir::Role::State)
+        .map(|v| v.name.as_str())
+        .collect();
+    assert_eq!(st, vec!["p"]);
+    let frames = [
+        super::f(&[("a", 1), ("e", 1)]),
+        super::f(&[("a", 0), ("e", 0)]),
+        super::f(&[("a", 1), ("e", 0)]),
+    ];
+    assert_eq!(super::trace(&l.system, &frames, "y"), vec![0, 0, 1]);
+    // Without any latch in the loop it is an error at a block of the loop.
+    let e = super::err(
+        "module m(input a, output y);
+         reg p, q;
+         always @* p = q | a;
+         always @* q = p & a;
+         assign y = q;
+         endmodule",
+    );
+    assert!(e.contains("combinational loop"), "{e}");
 }
 
 #[test]

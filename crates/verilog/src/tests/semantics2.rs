@@ -166,6 +166,34 @@ fn includes_are_found_in_the_include_folders() {
 }
 
 #[test]
+fn readmemh_loads_initial_memory_contents_from_the_design_folder() {
+    let dir = std::env::temp_dir().join(format!("hypermut-verilog-mem-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Words go to 1, 2, then (after `@0`) to 0 and 1 again; word 3 is never loaded.
+    std::fs::write(dir.join("rom.hex"), "// rom\n@1 0a 0b\n@0 ff\n0c\n").unwrap();
+    std::fs::write(dir.join("rom.bin"), "1 10\n").unwrap();
+    let design = dir.join("top.v");
+    std::fs::write(
+        &design,
+        "module m(input [1:0] a, output [7:0] y, output [1:0] z);
+           reg [7:0] rom [0:3];
+           reg [1:0] small [0:3];
+           initial $readmemh(\"rom.hex\", rom);
+           initial $readmemb(\"rom.bin\", small, 3, 2);
+           assign y = rom[a];
+           assign z = small[a];
+         endmodule\n",
+    )
+    .unwrap();
+    let l = crate::load_verilog(&[design], &crate::VerilogOptions::default()).unwrap();
+    let frames: Vec<_> = (0..4).map(|a| f(&[("a", a)])).collect();
+    assert_eq!(trace(&l.system, &frames, "y"), vec![0xff, 0x0c, 0x0b, 0]);
+    // From address 3 down to 2.
+    assert_eq!(trace(&l.system, &frames, "z"), vec![0, 0, 0b10, 0b01]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn gate_primitives() {
     let t = "module m(input a, input b, input c, output y);
         wire n1, n2;
@@ -200,6 +228,65 @@ fn assertions_become_properties() {
         assert property (q || !a);
         endmodule");
     assert_eq!(sys.properties.len(), 1);
+}
+
+#[test]
+fn immediate_assertions_are_ignored_with_a_warning() {
+    let l = super::load(
+        "module m(input clk, input a, output reg q);
+        always @(posedge clk) begin
+          assert (a) else $error(\"a is low\");
+          assume (a);
+          q <= a;
+        end
+        endmodule",
+    )
+    .unwrap();
+    assert!(l.system.properties.is_empty());
+    let ignored = l
+        .warnings
+        .iter()
+        .filter(|w| w.contains("statement is ignored"))
+        .count();
+    assert_eq!(ignored, 2, "{:?}", l.warnings);
+}
+
+#[test]
+fn tri_state_z_reads_as_zero_with_a_warning_but_casez_wildcards_do_not_warn() {
+    let t = "module m(input a, input en, input [1:0] s, output y, output reg r);
+        assign y = en ? a : 1'bz;
+        always @* casez (s) 2'b1?: r = 1; 2'bz0: r = 0; default: r = a; endcase
+        endmodule";
+    let l = super::load(t).unwrap();
+    let z: Vec<&String> = l
+        .warnings
+        .iter()
+        .filter(|w| w.contains("tri-state"))
+        .collect();
+    assert_eq!(z.len(), 1, "{:?}", l.warnings);
+    assert!(z[0].starts_with("t.v:2:29:"), "{z:?}");
+    let run = |en, s| super::run(&l.system, &[super::f(&[("a", 1), ("en", en), ("s", s)])]);
+    assert_eq!(run(0, 0)[0]["y"], 0);
+    assert_eq!(run(1, 0)[0]["y"], 1);
+    // `2'bz0` matches 00 and 10 (but 1? comes first), `default` takes 01.
+    assert_eq!(run(0, 0)[0]["r"], 0);
+    assert_eq!(run(0, 0b10)[0]["r"], 1);
+    assert_eq!(run(0, 0b01)[0]["r"], 1);
+}
+
+#[test]
+fn default_nettype_controls_implicit_nets() {
+    // `wire` (the default): an undeclared name on the left of an assign is a 1-bit net.
+    let t = "module m(input a, output y); assign n = ~a; assign y = n; endmodule";
+    assert_eq!(y(t, &[("a", 0)]), 1);
+    // `none` forbids it, for the modules that follow, until `wire` again.
+    let e = super::err(&format!("`default_nettype none\n{t}"));
+    assert!(
+        e.starts_with("t.v:2:37:") && e.contains("`n` is not declared"),
+        "{e}"
+    );
+    let t2 = format!("`default_nettype none\n`default_nettype wire\n{t}");
+    assert_eq!(y(&t2, &[("a", 1)]), 0);
 }
 
 #[test]
