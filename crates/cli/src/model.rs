@@ -162,13 +162,20 @@ pub fn model_hash(sys: &System, args: &ModelArgs) -> String {
         args.observe_state,
         args.x_as_input
     );
+    let mut all = String::new();
+    for f in sys.sources.files() {
+        all.push_str(&f.text);
+    }
+    all.push_str(&options);
+    text_hash(&all)
+}
+
+/// FNV-1a 64-bit hash of `text`, as hex.
+pub fn text_hash(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let texts = sys.sources.files().iter().map(|f| f.text.as_str());
-    for text in texts.chain(std::iter::once(options.as_str())) {
-        for b in text.bytes() {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
     }
     format!("{h:016x}")
 }

@@ -20,7 +20,7 @@ use hypermut_prove::bmc::{check_bound, Bmc};
 use hypermut_prove::{witness_circuit, Certificate, Engine, Ic3, Verdict};
 
 use crate::files::{append_line, write_atomic};
-use crate::model::{load, location, model_hash, mutants, ModelArgs};
+use crate::model::{load, location, model_hash, mutants, text_hash, ModelArgs};
 
 /// Options of `hypermut testgen`.
 #[derive(clap::Args, Debug)]
@@ -103,6 +103,10 @@ pub struct RunInfo {
     pub model_hash: String,
     /// BMC bound.
     pub bound: usize,
+    /// Hash of the mutant list (id, operator, location, replacement): results of another
+    /// operator set must not be resumed.
+    #[serde(default)]
+    pub mutants_hash: String,
     /// The slice decided here (all mutants if absent).
     pub shard: Option<Shard>,
 }
@@ -510,12 +514,26 @@ pub fn read_results(path: &Path) -> Result<Vec<MutantRecord>> {
 /// Runs the command.
 pub fn run(args: &Args) -> Result<()> {
     let sys = load(&args.model)?;
+    let every = mutants(&sys);
+    let listing: Vec<String> = every
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {} {} {}",
+                m.id,
+                m.operator.name(),
+                location(&sys, m),
+                m.replacement
+            )
+        })
+        .collect();
     let info = RunInfo {
         model_hash: model_hash(&sys, &args.model),
         bound: args.bound,
+        mutants_hash: text_hash(&listing.join("\n")),
         shard: args.shard,
     };
-    let all: Vec<Mutant> = mutants(&sys)
+    let all: Vec<Mutant> = every
         .into_iter()
         .filter(|m| args.shard.is_none_or(|s| s.contains(m.id)))
         .collect();
