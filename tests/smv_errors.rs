@@ -2,6 +2,8 @@
 //! (`file:line:col: error:` and a caret), exit status 1 (not a panic), and no output file.
 //! The cases follow NuSMV 2.5.4's semantic checks (`formats.md` §4.6) and the front-end's
 //! own limits; the corpus' intentionally broken models are included when the corpus exists.
+//! The `--inputs` / `--outputs` flags are checked end-to-end here too (their effect on the
+//! AIGER interface, and wrong names failing without output).
 
 mod common;
 
@@ -290,4 +292,82 @@ fn the_corpus_intentionally_broken_models_are_rejected() {
         Some("19:22"),
         "cannot be applied to {rc1, rc2} and 0..3",
     );
+}
+
+/// A model for the `--inputs` / `--outputs` flags: `a` and `c` are free (inputs by default),
+/// `b` is a register fed by `a`, `both` a DEFINE.
+const IO_MODEL: &str = "MODULE main\n\
+VAR a : boolean; b : boolean; c : 0..3;\n\
+ASSIGN init(b) := FALSE; next(b) := a;\n\
+DEFINE both := a & b;\n";
+
+/// `hypermut aiger` with `--inputs`/`--outputs`: the AIGER file has the named inputs and
+/// exactly the named outputs, in the given order, and they behave as the model says.
+#[test]
+fn inputs_and_outputs_flags_shape_the_aiger_interface() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let model = dir.path().join("io.smv");
+    std::fs::write(&model, IO_MODEL).expect("write model");
+    let out = dir.path().join("io.aag");
+    let (m, o) = (model.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
+    common::hypermut_ok(&["aiger", m, "--inputs", "a", "--outputs", "both,b", "-o", o]);
+    let aig = hypermut_aig::read_aiger(&std::fs::read(&out).expect("output"), o).expect("reads");
+    let inputs: Vec<&str> = aig.inputs.iter().map(|i| i.name.as_str()).collect();
+    let outputs: Vec<&str> = aig.outputs.iter().map(|x| x.name.as_str()).collect();
+    assert!(inputs.contains(&"a"), "inputs {inputs:?}");
+    assert_eq!(outputs, ["both", "b"]);
+    assert_eq!(aig.latches.len(), 1, "only b is a register");
+    // a = 1 in every frame: b is 0, then 1; `both` = a & b follows one frame later.
+    let a = inputs.iter().position(|n| *n == "a").expect("input a");
+    let vector: Vec<Option<bool>> = (0..inputs.len()).map(|k| Some(k == a)).collect();
+    let t = hypermut_aig::simulate(&aig, &[], &[vector.clone(), vector]);
+    let seen: Vec<Vec<bool>> = t.frames.iter().map(|f| f.outputs.clone()).collect();
+    assert_eq!(seen, [vec![false, false], vec![true, true]]);
+
+    // Without the flags, every state variable is an output (b) and `a`, `c` are inputs.
+    common::hypermut_ok(&["aiger", m, "-o", o]);
+    let aig = hypermut_aig::read_aiger(&std::fs::read(&out).expect("output"), o).expect("reads");
+    let outputs: Vec<&str> = aig.outputs.iter().map(|x| x.name.as_str()).collect();
+    assert_eq!(outputs, ["b"]);
+}
+
+/// Wrong `--inputs` / `--outputs` names: exit status 1, a message naming the flag and the
+/// problem, no output file.
+#[test]
+fn wrong_inputs_and_outputs_flags_fail_without_output() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let model = dir.path().join("io.smv");
+    std::fs::write(&model, IO_MODEL).expect("write model");
+    let cases: &[(&str, &str, &str)] = &[
+        ("--inputs", "nosuch", "--inputs: unknown name `nosuch`"),
+        ("--outputs", "a,nosuch", "--outputs: unknown name `nosuch`"),
+        (
+            "--inputs",
+            "b",
+            "variable `b` is assigned and cannot be an input",
+        ),
+        (
+            "--inputs",
+            "both",
+            "`both` is a DEFINE; only variables can be inputs",
+        ),
+    ];
+    for (flag, names, phrase) in cases {
+        let out = dir.path().join("out.aag");
+        let o = hypermut(&[
+            "aiger",
+            model.to_str().expect("utf-8"),
+            flag,
+            names,
+            "-o",
+            out.to_str().expect("utf-8"),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{flag} {names}: {err}");
+        assert!(
+            err.contains(phrase),
+            "{flag} {names}: expected `{phrase}`:\n{err}"
+        );
+        assert!(!out.exists(), "{flag} {names}: an output file was written");
+    }
 }

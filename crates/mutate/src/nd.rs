@@ -100,10 +100,12 @@ pub fn make_controllable(
     for i in 0..sys.vars.len() {
         let v = VarId(i as u32);
         let var = sys.var(v).clone();
-        if var.role == Role::Input || keep_free.contains(&v) {
+        if var.role == Role::Input {
             continue;
         }
-        if var.init.is_none() {
+        // A kept variable keeps only its free initial value; a missing next value still
+        // becomes an input.
+        if var.init.is_none() && !keep_free.contains(&v) {
             let name = fresh_name(sys, &format!("nd.init.{}", var.name));
             let input = sys.add_var(name, var.ty, Role::Input, var.span);
             let read = sys.var_ref(input, None);
