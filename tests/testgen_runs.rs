@@ -95,6 +95,180 @@ fn interrupted_run_resumes_without_redoing_or_duplicating() {
     assert_eq!(verdicts(&full), reference);
 }
 
+/// The files of a results directory's `tests/` folder, by name.
+fn test_files(dir: &Path) -> BTreeMap<String, String> {
+    let mut files = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(dir.join("tests")) else {
+        return files;
+    };
+    for e in entries {
+        let e = e.expect("directory entry");
+        files.insert(
+            e.file_name().to_string_lossy().into_owned(),
+            std::fs::read_to_string(e.path()).expect("test file"),
+        );
+    }
+    files
+}
+
+#[test]
+fn kill_9_in_the_middle_of_a_run_then_resume_equals_an_uninterrupted_run() {
+    const SLOW: &str = "models/verilog/arbiter.v";
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let full = tmp.path().join("full");
+    hypermut_ok(&[
+        "testgen",
+        SLOW,
+        "--jobs",
+        "1",
+        "--out",
+        full.to_str().expect("utf-8"),
+    ]);
+    let reference = verdicts(&full);
+    let total = reference.len();
+
+    // Kill the run with SIGKILL once some results are on disk; retry if it finished first.
+    let dir = tmp.path().join("killed");
+    let dir_s = dir.to_str().expect("utf-8");
+    let mut killed_after = None;
+    for attempt in 0..20 {
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hypermut"))
+            .args(["testgen", SLOW, "--jobs", "1", "--out", dir_s])
+            .current_dir(common::root())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("hypermut starts");
+        let want = 1 + attempt % 5;
+        loop {
+            let lines = std::fs::read_to_string(dir.join("results.jsonl"))
+                .map(|t| t.lines().count())
+                .unwrap_or(0);
+            if child.try_wait().expect("status").is_some() {
+                break;
+            }
+            if lines >= want {
+                child.kill().expect("SIGKILL");
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        let status = child.wait().expect("status");
+        if !status.success() {
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(status.signal(), Some(9), "the run died of SIGKILL");
+            killed_after = Some(result_ids(&dir).len());
+            break;
+        }
+    }
+    let done = killed_after.expect("a run was killed before it finished (20 attempts)");
+    assert!(
+        done < total,
+        "killed with {done} of {total} mutants decided"
+    );
+    assert!(
+        !dir.join("summary.json").exists(),
+        "no summary of a killed run"
+    );
+
+    let out = hypermut_ok(&["testgen", SLOW, "--jobs", "1", "--out", dir_s, "--resume"]);
+    assert!(out.contains(&format!("{total} mutants")), "{out}");
+    assert_eq!(verdicts(&dir), reference);
+    assert_eq!(test_files(&dir), test_files(&full), "the same tests");
+    let ids = result_ids(&dir);
+    let distinct: std::collections::BTreeSet<u64> = ids.iter().copied().collect();
+    assert_eq!(ids.len(), distinct.len(), "no mutant decided twice");
+    assert_eq!(ids.len(), total);
+}
+
+#[test]
+fn shards_merged_equal_one_full_run() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let full = tmp.path().join("full");
+    hypermut_ok(&[
+        "testgen",
+        MODEL,
+        "--bound",
+        "10",
+        "--out",
+        full.to_str().expect("utf-8"),
+    ]);
+    let mut shard_dirs = Vec::new();
+    for i in 1..=3 {
+        let dir = tmp.path().join(format!("shard{i}"));
+        let shard = format!("{i}/3");
+        hypermut_ok(&[
+            "testgen",
+            MODEL,
+            "--bound",
+            "10",
+            "--shard",
+            &shard,
+            "--out",
+            dir.to_str().expect("utf-8"),
+        ]);
+        shard_dirs.push(dir.to_str().expect("utf-8").to_string());
+    }
+    let merged = tmp.path().join("merged");
+    let merged_s = merged.to_str().expect("utf-8");
+
+    // Two of three shards: refused, nothing written.
+    let o = hypermut(&[
+        "merge",
+        MODEL,
+        "--out",
+        merged_s,
+        &shard_dirs[0],
+        &shard_dirs[2],
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("shards missing: 2/3"));
+    assert!(!merged.join("summary.json").exists());
+    // A shard given twice: refused.
+    let o = hypermut(&[
+        "merge",
+        MODEL,
+        "--out",
+        merged_s,
+        &shard_dirs[0],
+        &shard_dirs[0],
+        &shard_dirs[1],
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+
+    let mut args = vec!["merge", MODEL, "--out", merged_s];
+    args.extend(shard_dirs.iter().map(String::as_str));
+    hypermut_ok(&args);
+    assert_eq!(verdicts(&merged), verdicts(&full));
+    assert_eq!(test_files(&merged), test_files(&full));
+    let suite = |d: &Path| std::fs::read_to_string(d.join("suite.json")).expect("suite.json");
+    assert_eq!(suite(&merged), suite(&full), "the same test suite");
+    let mut ids = result_ids(&merged);
+    ids.sort();
+    assert_eq!(
+        ids,
+        result_ids(&full)
+            .into_iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+    );
+
+    // Shards of another model are refused.
+    let o = hypermut(&[
+        "merge",
+        "models/smv/beverage.smv",
+        "--out",
+        tmp.path().join("m2").to_str().expect("utf-8"),
+        &shard_dirs[0],
+        &shard_dirs[1],
+        &shard_dirs[2],
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("another model"));
+}
+
 #[test]
 fn shards_together_equal_one_full_run() {
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -109,7 +283,7 @@ fn shards_together_equal_one_full_run() {
     ]);
     let reference = verdicts(&full);
     let mut union = BTreeMap::new();
-    for i in 0..3 {
+    for i in 1..=3 {
         let dir = tmp.path().join(format!("shard{i}"));
         let shard = format!("{i}/3");
         hypermut_ok(&[
@@ -124,7 +298,7 @@ fn shards_together_equal_one_full_run() {
         ]);
         let part = verdicts(&dir);
         assert!(
-            part.keys().all(|id| id % 3 == i),
+            part.keys().all(|id| id % 3 == i - 1),
             "shard {i} holds only its slice"
         );
         union.extend(part);
@@ -134,7 +308,7 @@ fn shards_together_equal_one_full_run() {
         "testgen",
         MODEL,
         "--shard",
-        "3/3",
+        "0/3",
         "--out",
         tmp.path().join("x").to_str().expect("utf-8"),
     ]);

@@ -168,3 +168,13 @@ pub fn abc_comb_sat(g: &hypermut_aig::Aig, dir: &Path, tag: &str) -> bool {
         panic!("unexpected ABC output for {}:\n{text}", file.display())
     }
 }
+
+/// NuSMV (`/opt/anchors/nusmv/bin/NuSMV`, else `NuSMV` on PATH); prints why a check is
+/// skipped if neither is there.
+pub fn nusmv() -> Option<PathBuf> {
+    let anchored = PathBuf::from("/opt/anchors/nusmv/bin/NuSMV");
+    if anchored.is_file() {
+        return Some(anchored);
+    }
+    have("NuSMV").then(|| PathBuf::from("NuSMV"))
+}

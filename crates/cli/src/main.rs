@@ -38,6 +38,8 @@ enum Command {
     Mutants {
         #[command(flatten)]
         model: model::ModelArgs,
+        #[command(flatten)]
+        select: model::MutantArgs,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -60,6 +62,12 @@ enum Command {
     Testgen(cmd::testgen::Args),
     /// Model-check an AIGER file: prints safe / unsafe / unknown, exit code 20 / 10 / 0.
     Prove(cmd::prove::Args),
+    /// Write one mutant: its source text, conditional mutant, AIGER or φ1 product.
+    Mutant(cmd::mutant::Args),
+    /// Combine the results directories of `testgen --shard` runs into one.
+    Merge(cmd::merge::Args),
+    /// Print Tables 3 and 4 of the method paper (model characteristics, results) for models.
+    Table(cmd::table::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,7 +79,11 @@ fn main() -> ExitCode {
             legacy,
             range_properties,
         } => cmd::aiger::run(&model, output.as_deref(), legacy, range_properties),
-        Command::Mutants { model, json } => cmd::mutants::run(&model, json),
+        Command::Mutants {
+            model,
+            select,
+            json,
+        } => cmd::mutants::run(&model, &select, json),
         Command::Product {
             model,
             mutant,
@@ -79,6 +91,9 @@ fn main() -> ExitCode {
             legacy,
         } => cmd::product::run(&model, mutant, &output, legacy),
         Command::Testgen(args) => cmd::testgen::run(&args),
+        Command::Mutant(args) => cmd::mutant::run(&args),
+        Command::Merge(args) => cmd::merge::run(&args),
+        Command::Table(args) => cmd::table::run(&args),
         Command::Prove(args) => match cmd::prove::run(&args) {
             Ok(code) => return ExitCode::from(code),
             Err(e) => Err(e),

@@ -144,6 +144,55 @@ pub fn mutants(sys: &System) -> Vec<Mutant> {
     enumerate(sys, &Operator::ALL)
 }
 
+/// Which mutants a subcommand works on: a subset of the operators and/or a random sample.
+/// Ids are always those of the full list, so they stay valid whatever is selected.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct MutantArgs {
+    /// Only these operators (comma-separated names, see README; default: all).
+    #[arg(long, value_name = "OPS")]
+    pub operators: Option<String>,
+    /// Only `N` mutants, drawn uniformly at random (deterministic for a given `--seed`).
+    #[arg(long, value_name = "N")]
+    pub sample: Option<usize>,
+    /// Seed of `--sample`.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+}
+
+impl MutantArgs {
+    /// The selected mutants, in id order.
+    pub fn select(&self, sys: &System) -> Result<Vec<Mutant>> {
+        let every = mutants(sys);
+        let chosen: Vec<Mutant> = match &self.operators {
+            None => every,
+            Some(list) => {
+                let ops = Operator::parse_list(list).map_err(|e| anyhow!("--operators: {e}"))?;
+                every
+                    .into_iter()
+                    .filter(|m| ops.contains(&m.operator))
+                    .collect()
+            }
+        };
+        Ok(match self.sample {
+            Some(n) => hypermut_mutate::sample(&chosen, n, self.seed),
+            None => chosen,
+        })
+    }
+}
+
+/// The mutant with id `id` of the full list, or an error naming the valid range.
+pub fn mutant_by_id(sys: &System, model: &Path, id: usize) -> Result<Mutant> {
+    let all = mutants(sys);
+    let n = all.len();
+    all.into_iter().find(|m| m.id == id).ok_or_else(|| {
+        anyhow!(
+            "no mutant with id {id}: {} has {n} mutants (ids 0..{})",
+            model.display(),
+            n.saturating_sub(1)
+        )
+    })
+}
+
 /// `file:line:col` of a mutant.
 pub fn location(sys: &System, m: &Mutant) -> String {
     sys.sources.location(m.span).to_string()

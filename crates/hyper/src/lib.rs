@@ -9,11 +9,13 @@
 pub mod miter;
 pub mod pipeline;
 pub mod product;
+pub mod suite;
 pub mod test;
 pub mod validity;
 
 pub use pipeline::MutantProduct;
 pub use product::{product, Product};
+pub use suite::{greedy_set_cover, remove_prefixes, KillMatrix, MetaCircuit};
 pub use test::{extract_test, Test, TestFrame};
 pub use validity::{range_check, RangeCheck};
 

@@ -9,6 +9,8 @@
 
 pub mod conditional;
 mod edit;
+pub mod emit;
+pub mod meta;
 pub mod nd;
 pub mod operators;
 mod ops;
@@ -19,6 +21,8 @@ mod text;
 mod tests;
 
 pub use conditional::{conditional, ConditionalMutant};
+pub use emit::{conditional_source, mutant_source, EmitError, EmittedSource};
+pub use meta::{meta_mutant, MetaMutant};
 pub use nd::{make_controllable, NdInput, NdSource};
 pub use operators::{enumerate, Assoc, Edit, LogicOp, Mutant, Operator, Syntax};
 pub use sample::{sample, SplitMix64};

@@ -3,7 +3,7 @@
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::model::{load, location, mutants, ModelArgs};
+use crate::model::{load, location, ModelArgs, MutantArgs};
 
 /// One listed mutant.
 #[derive(Serialize)]
@@ -21,9 +21,10 @@ pub struct MutantInfo {
 }
 
 /// Runs the command.
-pub fn run(model: &ModelArgs, json: bool) -> Result<()> {
+pub fn run(model: &ModelArgs, select: &MutantArgs, json: bool) -> Result<()> {
     let sys = load(model)?;
-    let infos: Vec<MutantInfo> = mutants(&sys)
+    let infos: Vec<MutantInfo> = select
+        .select(&sys)?
         .iter()
         .map(|m| MutantInfo {
             id: m.id,

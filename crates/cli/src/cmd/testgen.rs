@@ -11,22 +11,26 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use hypermut_aig::aiger::{write_aiger, AigerFormat};
+use hypermut_aig::blast::{blast, BlastOptions};
 use hypermut_aig::Lit;
 use hypermut_aig::{write_witness, Witness};
 use hypermut_hyper::{extract_test, range_check, MutantProduct, Test};
 use hypermut_ir::System;
-use hypermut_mutate::{Mutant, NdSource};
+use hypermut_mutate::{make_controllable, Mutant, NdSource};
 use hypermut_prove::bmc::{check_bound, Bmc};
 use hypermut_prove::{witness_circuit, Certificate, Engine, Ic3, Verdict};
 
+use super::suite::{build_suite, describe, SuiteReport};
 use crate::files::{append_line, write_atomic};
-use crate::model::{load, location, model_hash, mutants, text_hash, ModelArgs};
+use crate::model::{load, location, model_hash, text_hash, ModelArgs, MutantArgs};
 
 /// Options of `hypermut testgen`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     pub model: ModelArgs,
+    #[command(flatten)]
+    pub select: MutantArgs,
     /// BMC bound: the deepest frame searched for a killing test.
     #[arg(long, default_value_t = 20)]
     pub bound: usize,
@@ -48,15 +52,19 @@ pub struct Args {
     /// Discard earlier results in `--out` and start over.
     #[arg(long)]
     pub fresh: bool,
-    /// Decide only the slice `i` of `n` (mutants whose id is `i` mod `n`), e.g. `--shard 2/8`.
+    /// Decide only the slice `i` of `n` (1 ≤ i ≤ n: the mutants whose id is `i - 1` modulo
+    /// `n`), e.g. `--shard 2/8`; `hypermut merge` combines the slices.
     #[arg(long, value_parser = parse_shard)]
     pub shard: Option<Shard>,
+    /// Also report weak killing (some output or latch differs) per mutant in `suite.json`.
+    #[arg(long)]
+    pub weak: bool,
 }
 
 /// A deterministic slice of the mutants: those whose id is `index` modulo `count`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Shard {
-    /// Which slice (0-based).
+    /// Which slice (0-based; `--shard` counts from 1).
     pub index: usize,
     /// Number of slices.
     pub count: usize,
@@ -88,12 +96,15 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
         .trim()
         .parse()
         .map_err(|_| format!("`{n}` is not a number"))?;
-    if count == 0 || index >= count {
+    if count == 0 || index == 0 || index > count {
         return Err(format!(
-            "shard index must be below the shard count, found {index}/{count}"
+            "expected `i/n` with 1 <= i <= n, found `{index}/{count}`"
         ));
     }
-    Ok(Shard { index, count })
+    Ok(Shard {
+        index: index - 1,
+        count,
+    })
 }
 
 /// What a results directory was produced from; a resumed run must match it.
@@ -172,6 +183,16 @@ pub struct MutantRecord {
     pub product: ProductSize,
     /// Wall-clock time for this mutant, in milliseconds.
     pub millis: u64,
+    /// AND gates of the original model (after the nd transformation), for ΔGates.
+    #[serde(default)]
+    pub ands_orig: Option<usize>,
+    /// AND gates of the conditional mutant (after the nd transformation), for ΔGates.
+    #[serde(default)]
+    pub ands_cm: Option<usize>,
+    /// What decided the verdict: `bmc`, `ic3`, `static` (structural check) or `range`
+    /// (validity check).
+    #[serde(default)]
+    pub engine: Option<String>,
 }
 
 /// `summary.json`.
@@ -224,6 +245,7 @@ struct Ctx<'a> {
     timeout: Duration,
     prove: bool,
     out: &'a Path,
+    ands_orig: Option<usize>,
 }
 
 fn decide(ctx: &Ctx, m: &Mutant) -> MutantRecord {
@@ -241,6 +263,9 @@ fn decide(ctx: &Ctx, m: &Mutant) -> MutantRecord {
         reason: String::new(),
         product: ProductSize::default(),
         millis: 0,
+        ands_orig: ctx.ands_orig,
+        ands_cm: None,
+        engine: None,
     };
     match decide_inner(ctx, m, &mut rec) {
         Ok(()) => {}
@@ -264,8 +289,10 @@ fn decide_inner(ctx: &Ctx, m: &Mutant, rec: &mut MutantRecord) -> Result<()> {
         duplicated_latches: p.duplicated_latches,
         ands: p.aig.num_ands(),
     };
+    rec.ands_cm = Some(mp.blasted.aig.num_ands());
     if let Some(var) = out_of_range(&mp)? {
         rec.outcome = Outcome::Invalid;
+        rec.engine = Some("range".into());
         rec.reason = format!(
             "the mutant can assign a value outside the range of {var} (NuSMV rejects such models)"
         );
@@ -273,6 +300,7 @@ fn decide_inner(ctx: &Ctx, m: &Mutant, rec: &mut MutantRecord) -> Result<()> {
     }
     if !p.observable || p.aig.bad.first().map(|b| b.lit) == Some(Lit::FALSE) {
         rec.outcome = Outcome::Equivalent;
+        rec.engine = Some("static".into());
         rec.reason =
             "the mutation leaves the circuit unchanged or reaches no output (structural check)"
                 .into();
@@ -284,8 +312,10 @@ fn decide_inner(ctx: &Ctx, m: &Mutant, rec: &mut MutantRecord) -> Result<()> {
         time_limit: Some(remaining(start)),
     };
     let bmc_verdict = bmc.check(&p.aig);
+    rec.engine = Some("bmc".into());
     let verdict = match bmc_verdict {
         Verdict::Unknown(_) if ctx.prove && !remaining(start).is_zero() => {
+            rec.engine = Some("ic3".into());
             Ic3::new(Some(remaining(start))).check(&p.aig)
         }
         v => v,
@@ -511,28 +541,79 @@ pub fn read_results(path: &Path) -> Result<Vec<MutantRecord>> {
     Ok(records)
 }
 
+/// What a testgen run produced.
+pub struct Generated {
+    /// The model.
+    pub sys: System,
+    /// `summary.json`.
+    pub summary: Summary,
+    /// `suite.json`, unless building the suite failed (the reason is then in `suite_error`).
+    pub suite: Option<SuiteReport>,
+    /// Why there is no suite.
+    pub suite_error: Option<String>,
+}
+
 /// Runs the command.
 pub fn run(args: &Args) -> Result<()> {
-    let sys = load(&args.model)?;
-    let every = mutants(&sys);
-    let listing: Vec<String> = every
+    let g = generate(args)?;
+    print_table(&g.summary);
+    for line in suite_lines(&g) {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// The summary lines about the test suite.
+pub fn suite_lines(g: &Generated) -> Vec<String> {
+    match (&g.suite, &g.suite_error) {
+        (Some(r), _) => describe(r),
+        (None, Some(e)) => vec![format!("warning: no test suite: {e}")],
+        (None, None) => Vec::new(),
+    }
+}
+
+/// AND gates of the model's circuit after the nd transformation (the base of ΔGates).
+pub fn original_ands(sys: &System) -> Result<usize> {
+    let mut s = sys.clone();
+    make_controllable(&mut s, &[]).map_err(|e| anyhow!("{e}"))?;
+    let b = blast(&s, &BlastOptions::default()).map_err(|e| anyhow!("{e}"))?;
+    Ok(b.aig.num_ands())
+}
+
+/// What a run of `mutants` of the model with these options is identified by.
+pub fn run_info(
+    sys: &System,
+    model: &ModelArgs,
+    mutants: &[Mutant],
+    bound: usize,
+    shard: Option<Shard>,
+) -> RunInfo {
+    let listing: Vec<String> = mutants
         .iter()
         .map(|m| {
             format!(
                 "{} {} {} {}",
                 m.id,
                 m.operator.name(),
-                location(&sys, m),
+                location(sys, m),
                 m.replacement
             )
         })
         .collect();
-    let info = RunInfo {
-        model_hash: model_hash(&sys, &args.model),
-        bound: args.bound,
+    RunInfo {
+        model_hash: model_hash(sys, model),
+        bound,
         mutants_hash: text_hash(&listing.join("\n")),
-        shard: args.shard,
-    };
+        shard,
+    }
+}
+
+/// Decides every selected mutant (as `hypermut testgen` does, without printing), then writes
+/// `summary.json` and `suite.json` through [`finish`].
+pub fn generate(args: &Args) -> Result<Generated> {
+    let sys = load(&args.model)?;
+    let every = args.select.select(&sys)?;
+    let info = run_info(&sys, &args.model, &every, args.bound, args.shard);
     let all: Vec<Mutant> = every
         .into_iter()
         .filter(|m| args.shard.is_none_or(|s| s.contains(m.id)))
@@ -551,6 +632,7 @@ pub fn run(args: &Args) -> Result<()> {
         timeout: Duration::from_secs_f64(args.timeout),
         prove: !args.no_prove,
         out: &args.out,
+        ands_orig: original_ands(&sys).ok(),
     };
     let bar = ProgressBar::new(all.len() as u64);
     bar.set_position(earlier.len() as u64);
@@ -593,12 +675,59 @@ pub fn run(args: &Args) -> Result<()> {
     bar.finish_and_clear();
     let mut records = earlier;
     records.extend(new_records);
-    records.sort_by_key(|r| r.id);
-    let count = |o: Outcome| records.iter().filter(|r| r.outcome == o).count();
-    let summary = Summary {
+    let fin = Finish {
+        sys: &sys,
+        mutants: &all,
         model: ctx.model.clone(),
         model_hash: ctx.hash.clone(),
         bound: args.bound,
+        out: &args.out,
+        weak: args.weak,
+    };
+    let (summary, suite) = finish(&fin, records)?;
+    let (suite, suite_error) = match suite {
+        Ok(r) => (Some(r), None),
+        Err(e) => (None, Some(format!("{e:#}"))),
+    };
+    Ok(Generated {
+        sys,
+        summary,
+        suite,
+        suite_error,
+    })
+}
+
+/// What [`finish`] needs besides the records.
+pub struct Finish<'a> {
+    /// The model.
+    pub sys: &'a System,
+    /// The mutants (at least those the records name; others are ignored).
+    pub mutants: &'a [Mutant],
+    /// Model path as given.
+    pub model: String,
+    /// Hash of the model's sources.
+    pub model_hash: String,
+    /// BMC bound used.
+    pub bound: usize,
+    /// The results directory (holds the tests; receives `summary.json` and `suite.json`).
+    pub out: &'a Path,
+    /// Also compute weak killing.
+    pub weak: bool,
+}
+
+/// Ends a run: sorts the records, writes `summary.json`, then builds the test suite and
+/// writes `suite.json`. A failure to build the suite is returned as the inner error (the
+/// summary is written regardless).
+pub fn finish(
+    f: &Finish,
+    mut records: Vec<MutantRecord>,
+) -> Result<(Summary, Result<SuiteReport>)> {
+    records.sort_by_key(|r| r.id);
+    let count = |o: Outcome| records.iter().filter(|r| r.outcome == o).count();
+    let summary = Summary {
+        model: f.model.clone(),
+        model_hash: f.model_hash.clone(),
+        bound: f.bound,
         mutants: records.len(),
         killed: count(Outcome::Killed),
         equivalent: count(Outcome::Equivalent),
@@ -608,11 +737,11 @@ pub fn run(args: &Args) -> Result<()> {
         results: records,
     };
     write_atomic(
-        &args.out.join("summary.json"),
+        &f.out.join("summary.json"),
         serde_json::to_string_pretty(&summary)?.as_bytes(),
     )?;
-    print_table(&summary);
-    Ok(())
+    let suite = build_suite(f.sys, f.mutants, &summary.results, f.out, f.weak);
+    Ok((summary, suite))
 }
 
 fn print_table(s: &Summary) {

@@ -398,7 +398,8 @@ fn tri(c: &Ctx, e: ExprId, memo: &mut HashMap<ExprId, Tri>) -> Tri {
         for (g, v) in p.guards.iter().zip(&p.values) {
             match tri(c, *g, memo) {
                 Tri::Val(Value::Bool(true)) => {
-                    out = tri(c, *v, memo);
+                    // A one-branch `case` elaborates to its value's own node.
+                    out = if *v == e { plain(*v) } else { tri(c, *v, memo) };
                     break;
                 }
                 Tri::Val(_) => continue,

@@ -361,6 +361,23 @@ fn case_exhaustiveness_is_checked_in_context() {
 }
 
 #[test]
+fn a_one_branch_case_in_context_is_checked_without_recursing_forever() {
+    // A `case` with one branch elaborates to its value's node; the context check once
+    // recursed into it forever (a mutant of pynusmv's dining-crypto.smv).
+    let err = parse(
+        "MODULE main\nVAR c : {h, t}; l : {h, t}; p : boolean;\nIVAR s : {eq, df};\n\
+         TRANS s = case l = c : case !p : eq; esac; l != c : df; esac\n",
+    )
+    .unwrap_err();
+    assert_eq!(err.message(), "case conditions are not exhaustive");
+    // Where the premise excludes the missing value, the same case is fine.
+    ok(
+        "MODULE main\nVAR c : {h, t}; l : {h, t}; p : boolean;\nIVAR s : {eq, df};\n\
+        TRANS !p -> s = case l = c : case !p : eq; esac; l != c : df; esac\n",
+    );
+}
+
+#[test]
 fn properties_get_names_and_skipped_specifications_notes() {
     let loaded = parse_smv_with(
         "t.smv",
