@@ -314,3 +314,39 @@ fn shards_together_equal_one_full_run() {
     ]);
     assert_eq!(o.status.code(), Some(2), "clap rejects a bad shard");
 }
+
+#[test]
+fn tests_say_whether_they_need_control_of_nondeterminism() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // beverage.smv chooses coffee or tea nondeterministically; arbiter.v is deterministic.
+    for (model, nondeterministic) in [
+        ("models/smv/beverage.smv", true),
+        ("models/verilog/arbiter.v", false),
+    ] {
+        let dir = tmp.path().join(if nondeterministic { "nd" } else { "det" });
+        let out = hypermut_ok(&["testgen", model, "--out", dir.to_str().expect("utf-8")]);
+        let files = test_files(&dir);
+        assert!(!files.is_empty(), "{model} has killing tests");
+        for (name, text) in &files {
+            let t: Json = serde_json::from_str(text).expect("JSON test");
+            let sets_nd = t["frames"]
+                .as_array()
+                .expect("frames")
+                .iter()
+                .any(|f| f["nd"].as_object().is_some_and(|o| !o.is_empty()));
+            assert_eq!(sets_nd, nondeterministic, "{model} {name}");
+            assert_eq!(t["requires_nd_control"].as_bool(), Some(nondeterministic));
+            let note = t["note"].as_str().expect("note");
+            assert_eq!(
+                note.starts_with("requires control of nondeterminism"),
+                nondeterministic,
+                "{note}"
+            );
+        }
+        assert_eq!(
+            out.contains("require control of nondeterminism"),
+            nondeterministic,
+            "{out}"
+        );
+    }
+}

@@ -488,6 +488,7 @@ mod tests {
             ands_orig: Some(100),
             ands_cm: Some(100 + 10 * id),
             engine: None,
+            requires_nd_control: false,
         }
     }
 

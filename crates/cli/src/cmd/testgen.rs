@@ -183,6 +183,10 @@ pub struct MutantRecord {
     pub product: ProductSize,
     /// Wall-clock time for this mutant, in milliseconds.
     pub millis: u64,
+    /// The killing test sets nd values: applying it requires control of the model's
+    /// nondeterminism.
+    #[serde(default)]
+    pub requires_nd_control: bool,
     /// AND gates of the original model (after the nd transformation), for ΔGates.
     #[serde(default)]
     pub ands_orig: Option<usize>,
@@ -233,6 +237,8 @@ struct TestFile<'a> {
     outputs: Vec<String>,
     /// Controllable nondeterminism: nd input name → what it resolves.
     nd: BTreeMap<String, String>,
+    /// Says whether applying the test needs control of the nd values.
+    note: &'static str,
     #[serde(flatten)]
     test: &'a Test,
 }
@@ -266,6 +272,7 @@ fn decide(ctx: &Ctx, m: &Mutant) -> MutantRecord {
         ands_orig: ctx.ands_orig,
         ands_cm: None,
         engine: None,
+        requires_nd_control: false,
     };
     match decide_inner(ctx, m, &mut rec) {
         Ok(()) => {}
@@ -386,6 +393,11 @@ fn record_kill(
             .map(|n| (sys.var(n.var).name.clone(), describe_nd(sys, &n.source)))
             .collect(),
         outputs: sys.outputs.iter().map(|o| o.name.clone()).collect(),
+        note: if test.requires_nd_control {
+            "requires control of nondeterminism: apply the nd values of every frame as well"
+        } else {
+            "deterministic: the inputs alone reproduce the expected outputs"
+        },
         test: &test,
     };
     write_atomic(
@@ -398,6 +410,7 @@ fn record_kill(
     )?;
     rec.outcome = Outcome::Killed;
     rec.depth = Some(test.depth);
+    rec.requires_nd_control = test.requires_nd_control;
     rec.test = Some(name);
     rec.reason = format!(
         "counterexample at depth {}, replayed on the model",
@@ -780,4 +793,11 @@ fn print_table(s: &Summary) {
         "\n{} mutants: {} killed, {} equivalent, {} unknown, {} invalid, {} errors; mutation score {:.1}% (killed / valid non-equivalent)",
         s.mutants, s.killed, s.equivalent, s.unknown, s.invalid, s.errors, score
     );
+    let nd = s.results.iter().filter(|r| r.requires_nd_control).count();
+    if nd > 0 {
+        println!(
+            "{nd} of {} killing tests require control of nondeterminism (nd values in the test files)",
+            s.killed
+        );
+    }
 }
