@@ -34,4 +34,7 @@ pub enum HyperError {
     /// Replaying the test on the word-level system failed.
     #[error("replay failed: {0}")]
     Replay(String),
+    /// The mutant is not a valid model (e.g. its initial values are defined circularly).
+    #[error("the mutant is not a valid model: {0}")]
+    InvalidMutant(String),
 }

@@ -1,6 +1,6 @@
 //! From a model and one mutant to the product circuit that a prover checks.
 
-use hypermut_aig::blast::{blast, BlastOptions, Blasted};
+use hypermut_aig::blast::{blast, BlastError, BlastOptions, Blasted};
 use hypermut_aig::Lit;
 use hypermut_ir::System;
 use hypermut_mutate::{conditional, make_controllable, ConditionalMutant, Mutant, NdInput};
@@ -31,8 +31,11 @@ impl MutantProduct {
         let mut cm = conditional(model, mutant).map_err(|e| HyperError::Build(e.to_string()))?;
         let nd = make_controllable(&mut cm.system, &[cm.mut_var])
             .map_err(|e| HyperError::Build(e.to_string()))?;
-        let blasted = blast(&cm.system, &BlastOptions::default())
-            .map_err(|e| HyperError::Build(e.to_string()))?;
+        let blasted = blast(&cm.system, &BlastOptions::default()).map_err(|e| match e {
+            // The original has no cycle, so the mutant's edit closes it.
+            BlastError::CyclicInit { .. } => HyperError::InvalidMutant(e.to_string()),
+            _ => HyperError::Build(e.to_string()),
+        })?;
         let selector = blasted
             .state
             .iter()

@@ -14,7 +14,7 @@ use hypermut_aig::aiger::{write_aiger, AigerFormat};
 use hypermut_aig::blast::{blast, BlastOptions};
 use hypermut_aig::Lit;
 use hypermut_aig::{write_witness, Witness};
-use hypermut_hyper::{extract_test, range_check, MutantProduct, Test};
+use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, Test};
 use hypermut_ir::System;
 use hypermut_mutate::{make_controllable, Mutant, NdSource};
 use hypermut_prove::bmc::{check_bound, Bmc};
@@ -277,7 +277,10 @@ fn decide(ctx: &Ctx, m: &Mutant) -> MutantRecord {
     match decide_inner(ctx, m, &mut rec) {
         Ok(()) => {}
         Err(e) => {
-            rec.outcome = Outcome::Error;
+            rec.outcome = match e.downcast_ref::<HyperError>() {
+                Some(HyperError::InvalidMutant(_)) => Outcome::Invalid,
+                _ => Outcome::Error,
+            };
             rec.reason = format!("{e:#}");
         }
     }
