@@ -16,7 +16,7 @@ pub mod validity;
 pub use pipeline::MutantProduct;
 pub use product::{product, Product};
 pub use suite::{greedy_set_cover, remove_prefixes, KillMatrix, MetaCircuit};
-pub use test::{extract_test, Test, TestFrame};
+pub use test::{extract_test, Blocked, Test, TestFrame};
 pub use validity::{range_check, RangeCheck};
 
 /// Errors of the product construction and test extraction.

@@ -112,19 +112,35 @@ pub fn product(c: &Blasted, selector: Lit) -> Result<Product, HyperError> {
             p.set_next(map_b[v], nb);
         }
     }
+    // A constraint the mutation does not touch restricts both copies alike: an AIGER
+    // constraint. One it touches must not cut a copy silently (that would drop exactly the
+    // behaviour that distinguishes the mutant, `method.md` §8.4): each copy gets a sticky
+    // `blocked` flag, and the two flags are compared like outputs.
+    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
     for c in &g.constraints {
         let (a, b) = (tr(&map_a, c.lit), tr(&map_b, c.lit));
-        p.constraints.push(hypermut_aig::Named {
-            lit: a,
-            name: format!("A.{}", c.name),
-        });
-        if b != a {
+        if a == b {
             p.constraints.push(hypermut_aig::Named {
-                lit: b,
-                name: format!("B.{}", c.name),
+                lit: a,
+                name: c.name.clone(),
             });
+        } else {
+            only_a.push(a);
+            only_b.push(b);
         }
     }
+    let blocked_now = |p: &mut Aig, copy: &str, oks: Vec<Lit>| -> Option<Lit> {
+        if oks.is_empty() {
+            return None;
+        }
+        let ok = p.and_all(oks);
+        let flag = p.add_latch(format!("{copy}.blocked"), hypermut_aig::Reset::Zero);
+        let now = p.or(flag, !ok);
+        p.set_next(flag, now);
+        Some(now)
+    };
+    let blocked_a = blocked_now(&mut p, "A", only_a);
+    let blocked_b = blocked_now(&mut p, "B", only_b);
     let outputs_a: Vec<Vec<Lit>> = c
         .outputs
         .iter()
@@ -143,11 +159,20 @@ pub fn product(c: &Blasted, selector: Lit) -> Result<Product, HyperError> {
             }
         }
     }
-    let observable = c
-        .outputs
-        .iter()
-        .any(|o| o.bits.iter().any(|b| fanout[b.var() as usize]));
-    let kill = p.or_all(diffs);
+    let observable = blocked_a.is_some()
+        || c.outputs
+            .iter()
+            .any(|o| o.bits.iter().any(|b| fanout[b.var() as usize]));
+    let kill = match (blocked_a, blocked_b) {
+        (Some(a), Some(b)) => {
+            let out_diff = p.or_all(diffs);
+            let neither = p.and(!a, !b);
+            let seen = p.and(neither, out_diff);
+            let one_blocked = p.xor(a, b);
+            p.or(seen, one_blocked)
+        }
+        _ => p.or_all(diffs),
+    };
     p.bad.push(hypermut_aig::Named {
         lit: kill,
         name: "kill".into(),

@@ -36,6 +36,20 @@ pub struct Test {
     pub mutant_outputs: BTreeMap<String, String>,
     /// Whether the test sets nd values, i.e. needs control over the model's nondeterminism.
     pub requires_nd_control: bool,
+    /// Set when the kill is not an output difference but one side's constraints (SMV
+    /// `INIT`/`INVAR`/`TRANS`) forbid the last step that the other side takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<Blocked>,
+}
+
+/// Which side cannot take the last step of a test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Blocked {
+    /// The original's constraints forbid the step the mutant takes.
+    Original,
+    /// The mutant's constraints forbid the step the original takes.
+    Mutant,
 }
 
 /// Values of the IR input variables in every frame of a witness (x grounded to 0).
@@ -95,18 +109,25 @@ pub fn extract_test(
             .map_err(|e| HyperError::Replay(e.to_string()))
     };
     let (orig, mutant) = (run(false)?, run(true)?);
-    let depth = (0..frames.len())
-        .find(|k| orig.outputs[*k] != mutant.outputs[*k])
-        .ok_or_else(|| {
-            HyperError::Replay(
-                "the outputs of original and mutant never differ on the witness".into(),
-            )
-        })?;
-    if let Some(k) = (0..=depth).find(|k| !orig.constraints_ok[*k] || !mutant.constraints_ok[*k]) {
+    // The first frame where the two differ: a constraint that holds in one copy only (that
+    // copy cannot take this step, `method.md` §8.4), or an output with both copies able to.
+    let differs = |k: usize| {
+        orig.constraints_ok[k] != mutant.constraints_ok[k]
+            || (orig.constraints_ok[k] && orig.outputs[k] != mutant.outputs[k])
+    };
+    let depth = (0..frames.len()).find(|k| differs(*k)).ok_or_else(|| {
+        HyperError::Replay("the outputs of original and mutant never differ on the witness".into())
+    })?;
+    if let Some(k) = (0..depth).find(|k| !orig.constraints_ok[*k]) {
         return Err(HyperError::Replay(format!(
             "a constraint is violated in frame {k}"
         )));
     }
+    let blocked = match (orig.constraints_ok[depth], mutant.constraints_ok[depth]) {
+        (true, false) => Some(Blocked::Mutant),
+        (false, true) => Some(Blocked::Original),
+        _ => None,
+    };
     let nd_vars: Vec<VarId> = nd.iter().map(|n| n.var).collect();
     let show = |v: VarId, val: &Value| val.display(sys.var(v).ty, &sys.enums);
     let out_map = |vals: &[Value]| -> BTreeMap<String, String> {
@@ -144,6 +165,7 @@ pub fn extract_test(
         depth,
         requires_nd_control: !nd.is_empty(),
         mutant_outputs: out_map(&mutant.outputs[depth]),
+        blocked,
         frames: test_frames,
     })
 }

@@ -14,7 +14,7 @@ use hypermut_aig::aiger::{write_aiger, AigerFormat};
 use hypermut_aig::blast::{blast, BlastOptions};
 use hypermut_aig::Lit;
 use hypermut_aig::{write_witness, Witness};
-use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, Test};
+use hypermut_hyper::{extract_test, range_check, Blocked, HyperError, MutantProduct, Test};
 use hypermut_ir::System;
 use hypermut_mutate::{make_controllable, Mutant, NdSource};
 use hypermut_prove::bmc::{check_bound, Bmc};
@@ -239,6 +239,8 @@ struct TestFile<'a> {
     nd: BTreeMap<String, String>,
     /// Says whether applying the test needs control of the nd values.
     note: &'static str,
+    /// How the test kills the mutant.
+    kill: &'static str,
     #[serde(flatten)]
     test: &'a Test,
 }
@@ -400,6 +402,17 @@ fn record_kill(
             "requires control of nondeterminism: apply the nd values of every frame as well"
         } else {
             "deterministic: the inputs alone reproduce the expected outputs"
+        },
+        kill: match test.blocked {
+            None => "the mutant's outputs differ from the expected ones in the last frame",
+            Some(Blocked::Mutant) => {
+                "the mutant's constraints (INIT/INVAR/TRANS) forbid the last step, which the \
+                 original takes with the expected outputs"
+            }
+            Some(Blocked::Original) => {
+                "the original's constraints (INIT/INVAR/TRANS) forbid the last step, which the \
+                 mutant takes: the original has no expected outputs there"
+            }
         },
         test: &test,
     };

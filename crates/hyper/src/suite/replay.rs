@@ -18,7 +18,8 @@ const LANES: usize = 64;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Kill {
     /// Some output differs from the original's in some frame of the test (with every
-    /// constraint of both holding up to that frame).
+    /// constraint of both holding up to that frame), or in some frame the constraints hold
+    /// for one of them only.
     pub strong: bool,
     /// Some output or some latch (the maximum oracle, `method.md` §12.4) differs.
     pub weak: bool,
@@ -198,7 +199,11 @@ impl MetaCircuit {
             for c in &aig.constraints {
                 ok &= lit(&values, c.lit);
             }
-            alive &= ok & broadcast(ok);
+            // A lane whose constraints decide this step differently from the original's is
+            // killed (one side cannot take the step, `method.md` §8.4); after a step that
+            // either side cannot take, the lane is out of the run.
+            let blocked_diff = ok ^ broadcast(ok);
+            let both_ok = ok & broadcast(ok);
             let mut out_diff = 0u64;
             for o in &self.blasted.outputs {
                 for b in &o.bits {
@@ -212,8 +217,9 @@ impl MetaCircuit {
                     latch_diff |= w ^ broadcast(*w);
                 }
             }
-            strong |= alive & out_diff;
-            weak |= alive & (out_diff | latch_diff);
+            strong |= alive & (blocked_diff | (both_ok & out_diff));
+            weak |= alive & (blocked_diff | (both_ok & (out_diff | latch_diff)));
+            alive &= both_ok;
             // Done when every mutant lane is decided: killed both ways, or out of the run.
             let open = alive & !(strong & weak) & !1;
             if open == 0 {
