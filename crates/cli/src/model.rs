@@ -228,3 +228,13 @@ pub fn text_hash(text: &str) -> String {
     }
     format!("{h:016x}")
 }
+
+/// For an SMV model: a check that a mutant's edited source is still a model the SMV front-end
+/// accepts (NuSMV's static checks: types, ranges of constants, exhaustive `case`, no circular
+/// definitions). `None` for Verilog designs, which may span several files.
+pub fn smv_source_check(args: &ModelArgs) -> Option<SmvOptions> {
+    matches!(language(&args.model), Ok(Language::Smv)).then(|| SmvOptions {
+        inputs: args.inputs.clone(),
+        outputs: args.outputs.clone(),
+    })
+}

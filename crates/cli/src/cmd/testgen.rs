@@ -22,7 +22,9 @@ use hypermut_prove::{witness_circuit, Certificate, Engine, Ic3, Verdict};
 
 use super::suite::{build_suite, describe, SuiteReport};
 use crate::files::{append_line, write_atomic};
-use crate::model::{load, location, model_hash, text_hash, ModelArgs, MutantArgs};
+use crate::model::{
+    load, location, model_hash, smv_source_check, text_hash, ModelArgs, MutantArgs,
+};
 
 /// Options of `hypermut testgen`.
 #[derive(clap::Args, Debug)]
@@ -254,6 +256,8 @@ struct Ctx<'a> {
     prove: bool,
     out: &'a Path,
     ands_orig: Option<usize>,
+    /// SMV: the front-end options a mutant's edited source is re-read with.
+    smv_recheck: Option<hypermut_smv::SmvOptions>,
 }
 
 fn decide(ctx: &Ctx, m: &Mutant) -> MutantRecord {
@@ -290,8 +294,28 @@ fn decide(ctx: &Ctx, m: &Mutant) -> MutantRecord {
     rec
 }
 
+/// Why the SMV front-end rejects the mutant's edited source, if it does (NuSMV would reject
+/// that model too, e.g. a `case` left without a branch for some values).
+fn rejected_source(ctx: &Ctx, m: &Mutant) -> Option<String> {
+    let options = ctx.smv_recheck.as_ref()?;
+    let src = hypermut_mutate::mutant_source(ctx.sys, m).ok()?;
+    match hypermut_smv::parse_smv_with(&src.name, &src.text, options) {
+        Ok(_) => None,
+        Err(e) => Some(format!(
+            "the mutated source is not a valid model: {}",
+            e.to_string().lines().next().unwrap_or("")
+        )),
+    }
+}
+
 fn decide_inner(ctx: &Ctx, m: &Mutant, rec: &mut MutantRecord) -> Result<()> {
     let start = Instant::now();
+    if let Some(reason) = rejected_source(ctx, m) {
+        rec.outcome = Outcome::Invalid;
+        rec.engine = Some("static".into());
+        rec.reason = reason;
+        return Ok(());
+    }
     let mp = MutantProduct::build(ctx.sys, m)?;
     let p = &mp.product;
     rec.product = ProductSize {
@@ -662,6 +686,7 @@ pub fn generate(args: &Args) -> Result<Generated> {
         prove: !args.no_prove,
         out: &args.out,
         ands_orig: original_ands(&sys).ok(),
+        smv_recheck: smv_source_check(&args.model),
     };
     let bar = ProgressBar::new(all.len() as u64);
     bar.set_position(earlier.len() as u64);

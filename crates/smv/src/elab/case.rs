@@ -78,11 +78,18 @@ impl Elab<'_> {
         if self.const_only || self.fold(*last) == Some(Value::Bool(true)) {
             return Ok(());
         }
-        if self.pending_cases.contains_key(&node) || self.exhaustive_ok.contains(&node) {
+        // A one-branch `case` elaborates to its value's own node, so what is remembered about
+        // that node (e.g. an exhaustive inner `case`) says nothing about this one.
+        let own_node = !(vals.len() == 1 && vals[0] == node);
+        if own_node
+            && (self.pending_cases.contains_key(&node) || self.exhaustive_ok.contains(&node))
+        {
             return Ok(());
         }
         if self.skeleton_exhaustive(conds) {
-            self.exhaustive_ok.insert(node);
+            if own_node {
+                self.exhaustive_ok.insert(node);
+            }
             return Ok(());
         }
         match self.enumerate(conds, |interp, env| {
@@ -93,7 +100,9 @@ impl Elab<'_> {
             })
         }) {
             Some(true) => {
-                self.exhaustive_ok.insert(node);
+                if own_node {
+                    self.exhaustive_ok.insert(node);
+                }
             }
             Some(false) => {
                 self.pending_cases.insert(

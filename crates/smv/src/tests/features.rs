@@ -370,6 +370,13 @@ fn a_one_branch_case_in_context_is_checked_without_recursing_forever() {
     )
     .unwrap_err();
     assert_eq!(err.message(), "case conditions are not exhaustive");
+    // A one-branch outer `case` around an exhaustive inner one is still checked itself.
+    let err = parse(
+        "MODULE main\nVAR c : boolean; p : boolean;\nIVAR s : {eq, df};\n\
+         TRANS s = case !c : case p : eq; !p : df; esac; esac\n",
+    )
+    .unwrap_err();
+    assert_eq!(err.message(), "case conditions are not exhaustive");
     // Where the premise excludes the missing value, the same case is fine.
     ok(
         "MODULE main\nVAR c : {h, t}; l : {h, t}; p : boolean;\nIVAR s : {eq, df};\n\
