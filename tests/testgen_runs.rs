@@ -194,7 +194,9 @@ fn shards_merged_equal_one_full_run() {
         "--out",
         full.to_str().expect("utf-8"),
     ]);
+    let reference = verdicts(&full);
     let mut shard_dirs = Vec::new();
+    let mut union = BTreeMap::new();
     for i in 1..=3 {
         let dir = tmp.path().join(format!("shard{i}"));
         let shard = format!("{i}/3");
@@ -208,8 +210,25 @@ fn shards_merged_equal_one_full_run() {
             "--out",
             dir.to_str().expect("utf-8"),
         ]);
+        let part = verdicts(&dir);
+        assert!(
+            part.keys().all(|id| id % 3 == i - 1),
+            "shard {i} holds only its slice"
+        );
+        union.extend(part);
         shard_dirs.push(dir.to_str().expect("utf-8").to_string());
     }
+    // Together the shards decide every mutant as the full run does.
+    assert_eq!(union, reference);
+    let o = hypermut(&[
+        "testgen",
+        MODEL,
+        "--shard",
+        "0/3",
+        "--out",
+        tmp.path().join("x").to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "clap rejects a bad shard");
     let merged = tmp.path().join("merged");
     let merged_s = merged.to_str().expect("utf-8");
 
@@ -240,7 +259,7 @@ fn shards_merged_equal_one_full_run() {
     let mut args = vec!["merge", MODEL, "--out", merged_s];
     args.extend(shard_dirs.iter().map(String::as_str));
     hypermut_ok(&args);
-    assert_eq!(verdicts(&merged), verdicts(&full));
+    assert_eq!(verdicts(&merged), reference);
     assert_eq!(test_files(&merged), test_files(&full));
     let suite = |d: &Path| std::fs::read_to_string(d.join("suite.json")).expect("suite.json");
     assert_eq!(suite(&merged), suite(&full), "the same test suite");
@@ -255,6 +274,28 @@ fn shards_merged_equal_one_full_run() {
             .collect::<Vec<_>>()
     );
 
+    // A shard whose test file went missing: refused before anything is written.
+    let broken = tmp.path().join("broken");
+    let victim = std::fs::read_dir(Path::new(&shard_dirs[1]).join("tests"))
+        .expect("tests")
+        .next()
+        .expect("a test file")
+        .expect("entry")
+        .path();
+    std::fs::remove_file(&victim).expect("remove");
+    let o = hypermut(&[
+        "merge",
+        MODEL,
+        "--out",
+        broken.to_str().expect("utf-8"),
+        &shard_dirs[0],
+        &shard_dirs[1],
+        &shard_dirs[2],
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is missing"));
+    assert!(!broken.exists(), "nothing written");
+
     // Shards of another model are refused.
     let o = hypermut(&[
         "merge",
@@ -267,52 +308,6 @@ fn shards_merged_equal_one_full_run() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("another model"));
-}
-
-#[test]
-fn shards_together_equal_one_full_run() {
-    let tmp = tempfile::tempdir().expect("temp dir");
-    let full = tmp.path().join("full");
-    hypermut_ok(&[
-        "testgen",
-        MODEL,
-        "--bound",
-        "10",
-        "--out",
-        full.to_str().expect("utf-8"),
-    ]);
-    let reference = verdicts(&full);
-    let mut union = BTreeMap::new();
-    for i in 1..=3 {
-        let dir = tmp.path().join(format!("shard{i}"));
-        let shard = format!("{i}/3");
-        hypermut_ok(&[
-            "testgen",
-            MODEL,
-            "--bound",
-            "10",
-            "--shard",
-            &shard,
-            "--out",
-            dir.to_str().expect("utf-8"),
-        ]);
-        let part = verdicts(&dir);
-        assert!(
-            part.keys().all(|id| id % 3 == i - 1),
-            "shard {i} holds only its slice"
-        );
-        union.extend(part);
-    }
-    assert_eq!(union, reference);
-    let o = hypermut(&[
-        "testgen",
-        MODEL,
-        "--shard",
-        "0/3",
-        "--out",
-        tmp.path().join("x").to_str().expect("utf-8"),
-    ]);
-    assert_eq!(o.status.code(), Some(2), "clap rejects a bad shard");
 }
 
 #[test]

@@ -23,7 +23,7 @@
 use hypermut_ir::{ExprKind, FileId, Span, System};
 
 use crate::operators::{Mutant, Syntax};
-use crate::text::separated;
+use crate::text::{matching_paren, separated};
 
 /// Why a mutant's source could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -275,24 +275,6 @@ fn fresh_selector(sys: &System) -> String {
         name = format!("mut_{k}");
     }
     name
-}
-
-/// The offset one past the bracket matching the one at `open` (`(`/`)` only).
-fn matching_paren(text: &str, open: usize) -> Option<usize> {
-    let mut depth = 0i64;
-    for (k, c) in text.get(open..)?.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + k + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// The first byte at or after `at` that is not whitespace.

@@ -401,6 +401,24 @@ pub(crate) fn separated(src: &str, start: usize, end: usize, replacement: &str) 
     )
 }
 
+/// The offset one past the bracket matching the `(` at `open`.
+pub(crate) fn matching_paren(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0i64;
+    for (k, c) in text.get(open..)?.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + k + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

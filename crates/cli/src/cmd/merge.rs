@@ -170,24 +170,28 @@ pub fn run(args: &Args) -> Result<()> {
         bound: first.info.bound,
         ..expected
     };
-    claim_out_dir(&args.out, args.fresh)?;
+    // Every referenced file is checked before anything is written: a failed merge leaves
+    // `--out` as it was.
+    let mut copies = Vec::new();
     for (s, r) in by_id.values() {
         for rel in record_files(r) {
             let from = s.dir.join(&rel);
-            if !from.exists() {
-                if rel.starts_with("witnesses/") {
-                    continue;
-                }
+            if from.exists() {
+                copies.push((from, args.out.join(&rel)));
+            } else if !rel.starts_with("witnesses/") {
                 bail!(
                     "{} is missing (referenced by mutant {})",
                     from.display(),
                     r.id
                 );
             }
-            let bytes =
-                std::fs::read(&from).with_context(|| format!("cannot read {}", from.display()))?;
-            write_atomic(&args.out.join(&rel), &bytes)?;
         }
+    }
+    claim_out_dir(&args.out, args.fresh)?;
+    for (from, to) in &copies {
+        let bytes =
+            std::fs::read(from).with_context(|| format!("cannot read {}", from.display()))?;
+        write_atomic(to, &bytes)?;
     }
     let records: Vec<MutantRecord> = by_id.values().map(|(_, r)| (*r).clone()).collect();
     let mut lines = String::new();

@@ -163,7 +163,11 @@ fn interp_kill(
     };
     let (a, b) = (run(false)?, run(true)?);
     for k in 0..frames.len() {
-        if !a.constraints_ok[k] || !b.constraints_ok[k] {
+        // A step only one side's constraints allow kills (`method.md` §8.4).
+        if a.constraints_ok[k] != b.constraints_ok[k] {
+            return Some(true);
+        }
+        if !a.constraints_ok[k] {
             return Some(false);
         }
         if a.outputs[k] != b.outputs[k] {

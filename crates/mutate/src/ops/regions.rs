@@ -14,6 +14,7 @@ use hypermut_ir::{ExprKind, FileId, Span};
 use super::branches::Branch;
 use super::Ctx;
 use crate::operators::Syntax;
+use crate::text::matching_paren;
 
 /// Byte offsets of every occurrence of keyword `word` (not inside an identifier or a `--`
 /// / `//` comment).
@@ -44,24 +45,6 @@ fn keyword_offsets(text: &str, word: &str) -> Vec<usize> {
 
 fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_' || c == b'$'
-}
-
-/// The offset one past the bracket matching the `(` at `open`.
-fn matching_paren(text: &str, open: usize) -> Option<usize> {
-    let mut depth = 0i64;
-    for (k, c) in text.get(open..)?.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + k + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// The module keyword offsets of each file (`MODULE` in SMV, `module` in Verilog).
