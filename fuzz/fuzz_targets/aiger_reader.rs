@@ -1,6 +1,8 @@
 //! Fuzzes the AIGER reader: arbitrary bytes must never make it panic. Whatever it accepts
 //! must be written back (binary and ASCII) in a form it accepts again with the same
 //! counts, and must simulate without panicking.
+//!
+//! Run (from `fuzz/`): `RUSTC_BOOTSTRAP=1 cargo fuzz run aiger_reader -- -dict=dict/aiger.dict`
 
 #![no_main]
 

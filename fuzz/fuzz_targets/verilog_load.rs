@@ -1,5 +1,8 @@
 //! Fuzz target: the preprocessor, parser and elaborator never panic on arbitrary text (with
 //! and without `observe_state`); every error is located or an I/O-free design error.
+//!
+//! Run (from `fuzz/`): `RUSTC_BOOTSTRAP=1 cargo fuzz run verilog_load -- -dict=dict/verilog.dict`
+
 #![no_main]
 
 use hypermut_verilog::{parse_verilog, VerilogError, VerilogOptions};

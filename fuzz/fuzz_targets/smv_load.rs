@@ -2,8 +2,8 @@
 //! internally; every rejection is a located error whose span lies inside the text; every
 //! accepted model's expression spans lie inside the text too.
 //!
-//! Run (from crates/smv/fuzz):
-//! `RUSTC_BOOTSTRAP=1 cargo fuzz run smv_frontend -- -dict=smv.dict -rss_limit_mb=2048`
+//! Run (from `fuzz/`):
+//! `RUSTC_BOOTSTRAP=1 cargo fuzz run smv_load -- -dict=dict/smv.dict -rss_limit_mb=2048`
 
 #![no_main]
 
