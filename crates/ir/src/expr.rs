@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::source::Span;
-use crate::system::VarId;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -13,6 +12,10 @@ use crate::value::Value;
 /// parents, so increasing id order is a topological order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ExprId(pub u32);
+
+/// Index of a variable in [`System::vars`](crate::System::vars).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct VarId(pub u32);
 
 /// Stable identifier of a nondeterministic choice site.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

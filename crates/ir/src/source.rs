@@ -44,7 +44,7 @@ pub struct SourceMap {
 }
 
 /// A resolved source position (1-based line and column).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Location {
     /// File display name.
     pub file: String,
@@ -111,6 +111,18 @@ impl SourceMap {
         }
     }
 
+    /// The lines under a diagnostic's headline that show where `span` is: an empty gutter
+    /// line, the source line, and a caret line underlining the span (see [`caret_snippet`]);
+    /// `None` if the span's file is unknown.
+    pub fn caret(&self, span: Span) -> Option<String> {
+        let f = self.file(span.file)?;
+        Some(caret_snippet(
+            &f.text,
+            span.start as usize,
+            span.end as usize,
+        ))
+    }
+
     /// A diagnostic `file:line:col: error: message` followed by the source line and a caret.
     pub fn render(&self, span: Span, message: &str) -> String {
         let Some(f) = self.file(span.file) else {
@@ -151,21 +163,32 @@ fn line_col(text: &str, offset: usize) -> (usize, usize, usize) {
 /// Renders `name:line:col: error: message`, the offending source line and a caret line
 /// underlining `start..end` (at least one caret).
 pub fn render_at(name: &str, text: &str, start: usize, end: usize, message: &str) -> String {
+    let (line, col, _) = line_col(text, start);
+    let snippet = caret_snippet(text, start, end);
+    format!("{name}:{line}:{col}: error: {message}\n{snippet}\n")
+}
+
+/// The three lines that show `start..end` of `text`: an empty gutter line, the source line of
+/// `start` prefixed with its number, and a caret line underlining the range on that line (at
+/// least one caret). No trailing newline.
+pub fn caret_snippet(text: &str, start: usize, end: usize) -> String {
+    let start = start.min(text.len());
     let (line, col, line_start) = line_col(text, start);
-    let line_end = text[line_start..]
-        .find('\n')
+    let line_end = text
+        .get(line_start..)
+        .and_then(|rest| rest.find('\n'))
         .map(|i| line_start + i)
         .unwrap_or(text.len());
-    let src_line = &text[line_start..line_end];
+    let src_line = text.get(line_start..line_end).unwrap_or("");
     let end = end.clamp(start, line_end.max(start));
     let width = text
-        .get(start.min(text.len())..end.min(text.len()))
+        .get(start..end.min(text.len()))
         .map(|s| s.chars().count())
         .unwrap_or(0)
         .max(1);
     let gutter = line.to_string().len();
     format!(
-        "{name}:{line}:{col}: error: {message}\n{:gutter$} |\n{line} | {src_line}\n{:gutter$} | {}{}\n",
+        "{:gutter$} |\n{line} | {src_line}\n{:gutter$} | {}{}",
         "",
         "",
         " ".repeat(col - 1),

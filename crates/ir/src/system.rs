@@ -4,14 +4,11 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::expr::VarId;
 use crate::expr::{BinOp, ChoiceId, ExprId, ExprKind, ExprPool, UnOp};
 use crate::source::{SourceMap, Span};
 use crate::types::{EnumId, EnumType, Type, TypeError};
 use crate::value::Value;
-
-/// Index of a variable in [`System::vars`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct VarId(pub u32);
 
 /// What a variable is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,5 +1,6 @@
 //! Loads SMV models and reports, per model, whether it was accepted (with the time taken),
-//! the first line of the error otherwise, and the front-end's notes.
+//! the first line of the error otherwise, and the front-end's warnings and notes (with
+//! `--notes`, one line each: `file:line:col: severity: message`).
 //!
 //! `cargo run -p hypermut-smv --release --example smv_load -- [--props] [--notes] FILE…`
 //! With `--props`, prints one line per exported safety property:
@@ -42,8 +43,8 @@ fn main() {
                     );
                 }
                 if notes {
-                    for w in &l.warnings {
-                        println!("  note: {w}");
+                    for d in &l.diagnostics {
+                        println!("  {}", d.headline());
                     }
                 }
             }

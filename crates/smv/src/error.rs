@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use hypermut_ir::{SourceMap, Span};
+use hypermut_ir::{Diagnostic, SourceMap, Span};
 
 /// A located problem found while lexing, parsing or elaborating, before it is rendered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,14 +41,9 @@ impl Diag {
                 message: self.message,
             };
         }
-        let rendered = sources
-            .render(self.span, &self.message)
-            .trim_end()
-            .to_string();
         SmvError::Source {
             span: self.span,
-            message: self.message,
-            rendered,
+            diagnostic: Diagnostic::error(sources, self.span, self.message),
         }
     }
 }
@@ -56,16 +51,14 @@ impl Diag {
 /// Why an SMV model could not be turned into a [`hypermut_ir::System`].
 #[derive(Debug, thiserror::Error)]
 pub enum SmvError {
-    /// A problem in the model text. Displays as `file:line:col: error: message`, the source
-    /// line and a caret underline.
-    #[error("{rendered}")]
+    /// A problem in the model text. Displays as its diagnostic:
+    /// `file:line:col: error: message`, the source line and a caret underline.
+    #[error("{diagnostic}")]
     Source {
         /// Where the problem is.
         span: Span,
-        /// The bare message, without location.
-        message: String,
-        /// The caret diagnostic shown by `Display`.
-        rendered: String,
+        /// The located error (severity [`hypermut_ir::Severity::Error`]) shown by `Display`.
+        diagnostic: Diagnostic,
     },
     /// The `inputs`/`outputs` options name something the model does not declare.
     #[error("{message}")]
@@ -104,8 +97,19 @@ impl SmvError {
     /// The message without location or caret lines.
     pub fn message(&self) -> String {
         match self {
-            SmvError::Source { message, .. } => message.clone(),
+            SmvError::Source { diagnostic, .. } => diagnostic.message.clone(),
             other => other.to_string(),
+        }
+    }
+
+    /// The located error in the model text, already in compiler form (its `Display` is exactly
+    /// this error's `Display`: `file:line:col: error: message`, source line and caret);
+    /// `None` for errors that are not about a place in the model (options, I/O, internal),
+    /// whose `Display` is a plain sentence without `error:` prefix.
+    pub fn diagnostic(&self) -> Option<Diagnostic> {
+        match self {
+            SmvError::Source { diagnostic, .. } => Some(diagnostic.clone()),
+            SmvError::Io { .. } | SmvError::Internal { .. } | SmvError::Options { .. } => None,
         }
     }
 }

@@ -15,7 +15,7 @@
 //!
 //! Safety specifications (`INVARSPEC p`, `AG p`, `G p` with propositional `p`) become
 //! [`hypermut_ir::Property`]s; other specifications are skipped with a note in
-//! [`Loaded::warnings`].
+//! [`Loaded::diagnostics`].
 //!
 //! Decisions [hypermut] (details in the module documentation of `elab`):
 //! * Integer enumerations are `Int` ranges (gaps enforced by an invariant where the value is
@@ -26,49 +26,44 @@
 //! * `process` instances interleave through one scheduler choice per step (over `main` and
 //!   the processes); `x := e` (invariant assignment) makes `x` a macro for `e`.
 //! * `case` exhaustiveness is checked as NuSMV does (in the context the `case` is used in) by
-//!   enumeration; too large to enumerate → accepted with a note.
+//!   enumeration; too large to enumerate → accepted with a warning.
 //! * Range violations: constants among the possible assigned values are checked statically;
 //!   computed out-of-range values are not (hypermut's all-states range check covers mutants).
-//! * Old-NuSMV idioms are accepted with a note: 0/1 as booleans (NuSMV's `-old`), and
-//!   `!x = c` with a non-boolean `x` read as `!(x = c)` (NuSMV 2.4's precedence).
+//! * Old-NuSMV idioms are accepted: 0/1 as booleans (NuSMV's `-old`; a note), and
+//!   `!x = c` with a non-boolean `x` read as `!(x = c)` (NuSMV 2.4's precedence; a warning).
 //! * Division truncates toward zero and `mod` takes the dividend's sign (NuSMV's default,
 //!   ANSI C); division by zero gives the IR's value (NuSMV reports an error).
-//! * FAIRNESS/JUSTICE/COMPASSION are type-checked and ignored (the IR has no fairness).
+//! * FAIRNESS/JUSTICE/COMPASSION are type-checked and ignored with a note (the IR has no
+//!   fairness).
 
 mod ast;
 mod elab;
 mod error;
 mod lexer;
+mod options;
 mod parser;
 
 use std::path::Path;
 
-use hypermut_ir::System;
+use hypermut_ir::{Diagnostic, System};
 
 pub use error::SmvError;
+pub use options::SmvOptions;
 
 /// Stack size of the thread that parses and elaborates (deeply nested or long expressions
 /// recurse; the memory is only reserved, not committed).
 const STACK_SIZE: usize = 1024 * 1024 * 1024;
 
-/// Overrides of the model's I/O annotation (`-- @input` / `-- @output` pragmas). Names are
-/// hierarchical (`a.b`, `arr[2]`; an array name stands for all its elements).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SmvOptions {
-    /// When set, exactly these variables are forced to be inputs (replacing `@input`).
-    pub inputs: Option<Vec<String>>,
-    /// When set, exactly these variables and DEFINEs are the outputs (replacing `@output`).
-    pub outputs: Option<Vec<String>>,
-}
-
-/// A loaded model and the notes the front-end made about it.
+/// A loaded model and the warnings and notes the front-end made about it.
 #[derive(Clone, Debug)]
 pub struct Loaded {
     /// The transition system.
     pub system: System,
-    /// Notes for the user, each `file:line: text` (skipped specifications, ignored fairness,
-    /// `case` conditions whose exhaustiveness could not be checked).
-    pub warnings: Vec<String>,
+    /// Warnings and notes for the user, each located at the place it is about, in the order
+    /// they were found: notes for skipped specifications, ignored fairness constraints and
+    /// 0/1 used as booleans; warnings for `case` conditions whose exhaustiveness could not be
+    /// checked and for NuSMV 2.4's reading of `!x = c`. None has severity error.
+    pub diagnostics: Vec<Diagnostic>,
     /// For each of `system.properties`, the module instance it was written in (`""` for
     /// main, else the hierarchical instance name).
     pub property_instances: Vec<String>,
@@ -85,7 +80,7 @@ pub fn load_smv(path: &Path) -> Result<System, SmvError> {
     load_smv_with(path, &SmvOptions::default()).map(|l| l.system)
 }
 
-/// [`load_smv`] with I/O overrides; also returns the front-end's notes.
+/// [`load_smv`] with I/O overrides; also returns the front-end's diagnostics.
 pub fn load_smv_with(path: &Path, options: &SmvOptions) -> Result<Loaded, SmvError> {
     let text = std::fs::read_to_string(path).map_err(|source| SmvError::Io {
         path: path.to_path_buf(),
@@ -94,7 +89,7 @@ pub fn load_smv_with(path: &Path, options: &SmvOptions) -> Result<Loaded, SmvErr
     parse_smv_with(&path.display().to_string(), &text, options)
 }
 
-/// [`parse_smv`] with I/O overrides; also returns the front-end's notes.
+/// [`parse_smv`] with I/O overrides; also returns the front-end's diagnostics.
 pub fn parse_smv_with(name: &str, text: &str, options: &SmvOptions) -> Result<Loaded, SmvError> {
     let (n, t, o) = (name.to_string(), text.to_string(), options.clone());
     let worker = std::thread::Builder::new()
@@ -127,7 +122,7 @@ fn parse_in_place(name: &str, text: &str, options: &SmvOptions) -> Result<Loaded
         .map_err(|d| d.into_error(&sources))?;
     Ok(Loaded {
         system: done.system,
-        warnings: done.warnings,
+        diagnostics: done.diagnostics,
         property_instances: done.property_instances,
     })
 }

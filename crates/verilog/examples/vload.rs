@@ -20,8 +20,8 @@ fn main() {
     }
     match load_verilog(&files, &opts) {
         Ok(l) => {
-            for w in &l.warnings {
-                eprintln!("{w}");
+            for d in &l.diagnostics {
+                eprintln!("{d}");
             }
             let s = &l.system;
             let n = |r| s.vars.iter().filter(|v| v.role == r).count();

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use hypermut_ir::{SourceMap, Span};
+use hypermut_ir::{Diagnostic, Severity, SourceMap, Span};
 
 /// A located problem found while preprocessing, parsing or elaborating, before rendering.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,14 +24,9 @@ impl Diag {
 
     /// Renders the diagnostic against the sources it refers to.
     pub fn into_error(self, sources: &SourceMap) -> VerilogError {
-        let rendered = sources
-            .render(self.span, &self.message)
-            .trim_end()
-            .to_string();
         VerilogError::Source {
             span: self.span,
-            message: self.message,
-            rendered,
+            diagnostic: Diagnostic::error(sources, self.span, self.message),
         }
     }
 }
@@ -42,16 +37,14 @@ pub(crate) type DResult<T> = Result<T, Diag>;
 /// Why a Verilog design could not be turned into a [`hypermut_ir::System`].
 #[derive(Debug, thiserror::Error)]
 pub enum VerilogError {
-    /// A problem in the design text. Displays as `file:line:col: error: message`, the source
-    /// line and a caret underline.
-    #[error("{rendered}")]
+    /// A problem in the design text. Displays as its diagnostic:
+    /// `file:line:col: error: message`, the source line and a caret underline.
+    #[error("{diagnostic}")]
     Source {
         /// Where the problem is.
         span: Span,
-        /// The bare message, without location.
-        message: String,
-        /// The caret diagnostic shown by `Display`.
-        rendered: String,
+        /// The located error (severity [`Severity::Error`]) shown by `Display`.
+        diagnostic: Diagnostic,
     },
     /// A design file could not be read.
     #[error("{}: cannot read design file: {source}", .path.display())]
@@ -82,9 +75,23 @@ impl VerilogError {
     /// The message without location or caret lines.
     pub fn message(&self) -> String {
         match self {
-            VerilogError::Source { message, .. } => message.clone(),
+            VerilogError::Source { diagnostic, .. } => diagnostic.message.clone(),
             VerilogError::Design(m) => m.clone(),
             other => other.to_string(),
+        }
+    }
+
+    /// The error in compiler form when it has one (its `Display` is exactly this error's
+    /// `Display`): a located design-text error (`file:line:col: error: message`, source line
+    /// and caret) or a design-wide one without location (`error: message`). `None` for I/O and
+    /// internal errors, whose `Display` is a plain sentence without `error:` prefix.
+    pub fn diagnostic(&self) -> Option<Diagnostic> {
+        match self {
+            VerilogError::Source { diagnostic, .. } => Some(diagnostic.clone()),
+            VerilogError::Design(message) => {
+                Some(Diagnostic::new(Severity::Error, message.clone()))
+            }
+            VerilogError::Io { .. } | VerilogError::Internal(_) => None,
         }
     }
 }

@@ -66,7 +66,8 @@
 //! * `$readmemh` / `$readmemb` in `initial` blocks load memory contents from their data
 //!   file (looked up as given, then in the calling file's folder and the include folders;
 //!   a missing file is an error, as in yosys).
-//! * `$display` and other system tasks are ignored with a warning; `defparam`, `forever`,
+//! * `$display` and other system tasks are ignored (with a note for the tasks that only print
+//!   or dump, with a warning for the others, e.g. `$finish`); `defparam`, `forever`,
 //!   `wait`, `fork`, event controls inside statements, loops whose conditions do not fold to
 //!   constants, a variable written by two processes, and real numbers are rejected with a
 //!   located error.
@@ -75,6 +76,7 @@ mod ast;
 mod elab;
 mod error;
 mod lexer;
+mod options;
 mod parser;
 mod preproc;
 
@@ -83,37 +85,23 @@ mod tests;
 
 use std::path::{Path, PathBuf};
 
-use hypermut_ir::System;
+use hypermut_ir::{Diagnostic, System};
 
 pub use error::VerilogError;
+pub use options::VerilogOptions;
 
 /// Stack size of the thread that parses and elaborates (deeply nested expressions, long
 /// chains of nets and deep generate nesting recurse; the memory is only reserved).
 const STACK_SIZE: usize = 512 * 1024 * 1024;
-
-/// Options of [`load_verilog`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct VerilogOptions {
-    /// The top module (default: the unique module no other module instantiates).
-    pub top: Option<String>,
-    /// Folders searched for `` `include `` files (after the including file's folder; the
-    /// folders of the design files are searched last).
-    pub include_dirs: Vec<PathBuf>,
-    /// Predefined macros `(name, value)`, as with `+define+name=value`.
-    pub defines: Vec<(String, String)>,
-    /// Make every register, latch and memory word an output.
-    pub observe_state: bool,
-    /// Model each `x`/`z` literal bit as a bit of a fresh input instead of 0.
-    pub x_as_input: bool,
-}
 
 /// A loaded design.
 #[derive(Clone, Debug)]
 pub struct Loaded {
     /// The design as a transition system (named after the top module).
     pub system: System,
-    /// Warnings, rendered as `file:line:col: warning: message`.
-    pub warnings: Vec<String>,
+    /// Warnings and notes, each located at the place it is about (preprocessor's first, then
+    /// the elaborator's, in the order they were found). None has severity error.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Reads, preprocesses, parses and elaborates the design made of `paths` (in order).
@@ -208,7 +196,7 @@ fn run_in_place(
             break;
         }
     }
-    let pre_warnings = std::mem::take(&mut pre.warnings);
+    let mut diagnostics = std::mem::take(&mut pre.diagnostics);
     let tokens = match failure {
         Some(d) => return Err(d.into_error(&sys.sources)),
         None => pre.finish().map_err(|d| d.into_error(&sys.sources))?,
@@ -216,12 +204,11 @@ fn run_in_place(
     let design =
         parser::parse_design(&tokens, &sys.sources).map_err(|d| d.into_error(&sys.sources))?;
     let sources = sys.sources.clone();
-    let (system, mut warnings) =
+    let (system, elab_diagnostics) =
         elab::elaborate(&design, sys, opts).map_err(|d| d.into_error(&sources))?;
-    let mut all = pre_warnings;
-    all.append(&mut warnings);
+    diagnostics.extend(elab_diagnostics);
     Ok(Loaded {
         system,
-        warnings: all,
+        diagnostics,
     })
 }

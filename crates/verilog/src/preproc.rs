@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use hypermut_ir::{SourceMap, Span};
+use hypermut_ir::{Diagnostic, SourceMap, Span};
 
 use crate::error::{DResult, Diag};
 use crate::lexer::{lex, Tok, Token};
@@ -73,8 +73,8 @@ pub(crate) struct Preprocessor<'a> {
     macros: HashMap<String, Macro>,
     conds: Vec<Cond>,
     out: Vec<Token>,
-    /// Warnings (already rendered).
-    pub warnings: Vec<String>,
+    /// Warnings and notes about the preprocessing.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 impl<'a> Preprocessor<'a> {
@@ -86,7 +86,7 @@ impl<'a> Preprocessor<'a> {
             macros: HashMap::new(),
             conds: Vec::new(),
             out: Vec::new(),
-            warnings: Vec::new(),
+            diagnostics: Vec::new(),
         }
     }
 

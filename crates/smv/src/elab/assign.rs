@@ -20,14 +20,15 @@
 use std::collections::{HashMap, HashSet};
 
 use hypermut_ir::{
-    BinOp as IrOp, Constraint, ConstraintKind, ExprId, ExprKind, Span, Type, Value, VarId,
+    BinOp as IrOp, Constraint, ConstraintKind, ExprId, ExprKind, Severity, Span, Type, Value, VarId,
 };
 
 use crate::ast::{Assign, AssignKind, Expr, Section, VarKind};
 use crate::error::Diag;
 
+use super::common::{enum_of, NextMode};
 use super::names::Target;
-use super::{Elab, InstId, NextAssign, NextMode};
+use super::state::{Elab, InstId, NextAssign};
 
 impl<'a> Elab<'a> {
     /// The declaration an assignment's left-hand side names.
@@ -69,11 +70,10 @@ impl<'a> Elab<'a> {
                 Section::Constraint(kind, x) => self.constraint(*kind, x, ctx)?,
                 Section::Fairness(_, kw, _) => {
                     let note = format!(
-                        "{}: {} ignored (fairness does not affect safety properties)",
-                        self.where_is(kw.span),
+                        "{} ignored (fairness does not affect safety properties)",
                         kw.name
                     );
-                    self.warnings.push(note);
+                    self.report(Severity::Note, kw.span, note);
                 }
                 _ => {}
             }
@@ -136,7 +136,7 @@ impl<'a> Elab<'a> {
             NextMode::Allowed
         };
         let ty = self.decls[d].ty;
-        let rhs = self.elab(&a.rhs, ctx, mode, super::enum_of(ty))?;
+        let rhs = self.elab(&a.rhs, ctx, mode, enum_of(ty))?;
         let rhs = self.coerce_assigned(rhs, d, a.rhs.span)?;
         self.check_case_failures(rhs)?;
         self.check_constant_range(d, rhs, a.rhs.span)?;

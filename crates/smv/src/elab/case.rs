@@ -18,13 +18,13 @@
 use std::collections::HashMap;
 
 use hypermut_ir::{
-    BinOp, ChoiceId, ExprId, ExprKind, Frame, Interpreter, Role, Span, System, Type, UnOp, Value,
-    VarId,
+    BinOp, ChoiceId, ExprId, ExprKind, Frame, Interpreter, Role, Severity, Span, System, Type,
+    UnOp, Value, VarId,
 };
 
 use crate::error::Diag;
 
-use super::Elab;
+use super::state::{Elab, PendingCase};
 
 /// Most value combinations enumerated for one check.
 const MAX_COMBINATIONS: u64 = 4096;
@@ -38,14 +38,6 @@ enum Leaf {
     Cur(VarId),
     Next(VarId),
     Choice(ChoiceId, u32),
-}
-
-/// A `case` that is not exhaustive in isolation: its guards and values, and its span.
-#[derive(Clone, Debug)]
-pub(crate) struct PendingCase {
-    guards: Vec<ExprId>,
-    values: Vec<ExprId>,
-    span: Span,
 }
 
 /// A value, or the failure of a `case` without a true guard.
@@ -114,11 +106,12 @@ impl Elab<'_> {
                     },
                 );
             }
-            None => self.warnings.push(format!(
-                "{}: could not check that the `case` conditions are exhaustive (too many \
-                 values); when no condition holds, the last branch's value is used",
-                self.where_is(whole)
-            )),
+            None => self.report(
+                Severity::Warning,
+                whole,
+                "could not check that the `case` conditions are exhaustive (too many values); \
+                 when no condition holds, the last branch's value is used",
+            ),
         }
         Ok(())
     }
@@ -227,14 +220,12 @@ impl Elab<'_> {
     }
 
     fn warn_unchecked(&mut self, span: Span) {
-        let w = format!(
-            "{}: the `case` conditions are not exhaustive; whether that matters could not be \
+        self.report(
+            Severity::Warning,
+            span,
+            "the `case` conditions are not exhaustive; whether that matters could not be \
              checked (too many values); when no condition holds, the last branch's value is used",
-            self.where_is(span)
         );
-        if !self.warnings.contains(&w) {
-            self.warnings.push(w);
-        }
     }
 
     /// Calls `ok` on every valuation of the leaves read by `roots`; `Some(false)` as soon as

@@ -23,37 +23,16 @@ use num_bigint::BigUint;
 use crate::ast::{BinOp, CaseBranch, Expr, ExprKind, VarKind};
 use crate::error::Diag;
 
+use super::common::{enum_of, first_place, NextMode};
 use super::names::Target;
+use super::state::{Elab, InstId, MacroState, Sym};
 use super::types::MAX_ENUMERATED;
-use super::{enum_of, Elab, InstId, MacroState, Sym};
 
 /// Deepest allowed elaboration recursion (nesting after DEFINE expansion).
 const MAX_DEPTH: u32 = 20_000;
 
 /// How many syntax nodes (through DEFINE bodies) one enumeration hint may look at.
 const HINT_BUDGET: u32 = 256;
-
-/// Where `next()` may appear.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NextMode {
-    /// Not allowed; the text names the context for the message.
-    Forbidden(&'static str),
-    /// Allowed (TRANS, right-hand sides of `next` assignments).
-    Allowed,
-    /// Inside the argument of a `next()`: variables denote their next values.
-    Inside,
-}
-
-impl NextMode {
-    /// The class used in memo keys (the context text does not change the result).
-    pub(crate) fn class(self) -> u8 {
-        match self {
-            NextMode::Forbidden(_) => 0,
-            NextMode::Allowed => 1,
-            NextMode::Inside => 2,
-        }
-    }
-}
 
 /// One element of a set expression.
 enum Elem<'a> {
@@ -472,7 +451,6 @@ impl<'a> Elab<'a> {
                     && !self.convertible(ty, Type::Bool)
                 {
                     // NuSMV 2.4 read `!x = c` as `!(x = c)`; 2.5 rejects it as a type error.
-                    self.old_precedence = true;
                     let cmp = self.chain(inner, rest, false, ctx, mode, expected)?;
                     let last = rest[rest.len() - 1].1.span;
                     let span = Span::new(
@@ -480,6 +458,7 @@ impl<'a> Elab<'a> {
                         first.span.start as usize,
                         last.end as usize,
                     );
+                    first_place(&mut self.old_precedence, span);
                     return self.mk(Ir::Unary(UnOp::Not, cmp), span);
                 }
             }

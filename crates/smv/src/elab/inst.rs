@@ -18,7 +18,8 @@ use crate::ast::{
 };
 use crate::error::Diag;
 
-use super::{join, Elab, Inst, InstId, MacroState, Proc, Sym, VarInfo};
+use super::common::join;
+use super::state::{DefineInfo, Elab, Inst, InstId, MacroState, Proc, Sym, VarInfo};
 
 /// Most array elements one declaration may create.
 const MAX_ARRAY_ELEMENTS: i64 = 100_000;
@@ -262,7 +263,7 @@ impl<'a> Elab<'a> {
         match body {
             DefineBody::Expr(e) => {
                 let i = self.defines.len();
-                self.defines.push(super::DefineInfo {
+                self.defines.push(DefineInfo {
                     name: full.clone(),
                     body: e,
                     ctx,

@@ -20,9 +20,10 @@ use hypermut_ir::{BinOp, Constraint, ConstraintKind, ExprId, ExprKind, Output, R
 use crate::ast::VarKind;
 use crate::error::Diag;
 use crate::lexer::{Pragma, PragmaKind};
-use crate::SmvOptions;
+use crate::options::SmvOptions;
 
-use super::{Elab, NextMode, Sym};
+use super::common::NextMode;
+use super::state::{Elab, Sym};
 
 /// Where a list of I/O names came from.
 #[derive(Clone, Copy)]

@@ -11,7 +11,8 @@ use hypermut_ir::{ExprId, Span, Type};
 use crate::ast::{Expr, ExprKind};
 use crate::error::Diag;
 
-use super::{Elab, InstId, NextMode, Sym};
+use super::common::NextMode;
+use super::state::{Elab, InstId, Sym};
 
 /// What an expression that names something denotes.
 #[derive(Clone, Debug)]

@@ -17,7 +17,8 @@ use crate::ast::{BinOp, Builtin, Expr, Ident};
 use crate::error::Diag;
 use crate::lexer::MAX_WORD_WIDTH;
 
-use super::{Elab, InstId, NextMode};
+use super::common::NextMode;
+use super::state::{Elab, InstId};
 
 impl<'a> Elab<'a> {
     /// `a op b` for an already elaborated pair of operands.

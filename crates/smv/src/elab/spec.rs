@@ -10,12 +10,13 @@
 //! * DEFINEs that no model part used are also elaborated on that copy, so that their errors
 //!   are reported as NuSMV does.
 
-use hypermut_ir::{Property, UnOp};
+use hypermut_ir::{Property, Severity, UnOp};
 
 use crate::ast::{Expr, ExprKind, FairKind, Section, Spec, SpecKind, TempOp};
 use crate::error::Diag;
 
-use super::{Elab, InstId, NextMode};
+use super::common::{join, NextMode};
+use super::state::{Elab, InstId};
 
 impl<'a> Elab<'a> {
     /// Phase 4 for one instance: its specifications.
@@ -31,19 +32,19 @@ impl<'a> Elab<'a> {
 
     fn spec(&mut self, spec: &'a Spec, ctx: InstId) -> Result<(), Diag> {
         let Some(p) = safety_body(spec) else {
-            self.warnings.push(format!(
-                "{}: {} skipped: only INVARSPEC p, AG p and G p with a propositional p are \
-                 exported as safety properties",
-                self.where_is(spec.keyword),
+            let note = format!(
+                "{} skipped: only INVARSPEC p, AG p and G p with a propositional p are exported \
+                 as safety properties",
                 spec.kind.keyword()
-            ));
+            );
+            self.report(Severity::Note, spec.keyword, note);
             return Ok(());
         };
         let id = self.condition(p, ctx, NextMode::Forbidden("specifications"), "a property")?;
         self.check_case_failures(id)?;
         let path = self.insts[ctx].path.clone();
         let name = match &spec.name {
-            Some(n) => super::join(&path, &n.name),
+            Some(n) => join(&path, &n.name),
             None => {
                 let text = normalize(self.st.sys.sources.snippet(spec.expr.span));
                 if path.is_empty() {
@@ -93,7 +94,7 @@ impl<'a> Elab<'a> {
             return Ok(());
         }
         let saved = self.st.clone();
-        let saved_warnings = self.warnings.len();
+        let saved_diagnostics = self.diagnostics.len();
         let mut result = Ok(());
         for i in unused {
             let name_span = self.defines[i].body.span;
@@ -111,7 +112,7 @@ impl<'a> Elab<'a> {
             }
         }
         self.st = saved;
-        self.warnings.truncate(saved_warnings);
+        self.diagnostics.truncate(saved_diagnostics);
         result
     }
 }

@@ -21,7 +21,8 @@ use crate::ast::{EnumItem, Expr, TypeKind, TypeSpec};
 use crate::error::Diag;
 use crate::lexer::MAX_WORD_WIDTH;
 
-use super::{Elab, InstId, NextMode};
+use super::common::{first_place, NextMode};
+use super::state::{Elab, InstId};
 
 /// Most values a conversion multiplexer or an expanded range may enumerate.
 pub(crate) const MAX_ENUMERATED: i64 = 4096;
@@ -290,8 +291,8 @@ impl<'a> Elab<'a> {
         }
         match (from, to) {
             (Type::Int { lo, hi }, Type::Bool) if 0 <= lo && hi <= 1 => {
-                self.old_compat = true;
                 let span = self.st.sys.exprs.node(x).span;
+                first_place(&mut self.old_compat, span.unwrap_or(at));
                 if let Some(Value::Int(v)) = self.fold(x) {
                     return Ok(self.st.sys.bool_const(v == 1, span));
                 }
@@ -299,7 +300,8 @@ impl<'a> Elab<'a> {
                 return self.mk_raw(ExprKind::Binary(BinOp::Ne, x, zero), at);
             }
             (Type::Bool, Type::Int { .. }) => {
-                self.old_compat = true;
+                let span = self.st.sys.exprs.node(x).span;
+                first_place(&mut self.old_compat, span.unwrap_or(at));
                 return self.mk_raw(ExprKind::Cast(x, Type::Int { lo: 0, hi: 1 }), at);
             }
             _ => {}

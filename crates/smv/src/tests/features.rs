@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 
-use hypermut_ir::{ConstraintKind, ExprKind, Frame, Interpreter, Role, System, Type, Value, VarId};
+use hypermut_ir::{
+    ConstraintKind, ExprKind, Frame, Interpreter, Role, Severity, System, Type, Value, VarId,
+};
 
 use super::{ok, parse};
 use crate::{parse_smv_with, SmvError, SmvOptions};
@@ -403,12 +405,22 @@ fn properties_get_names_and_skipped_specifications_notes() {
         .collect();
     assert_eq!(names, ["safe", "AG (x | !x)", "G !(x & !x)", "b IN s"]);
     assert_eq!(loaded.property_instances, ["", "", "", "s"]);
-    let skipped = loaded
-        .warnings
+    let skipped: Vec<_> = loaded
+        .diagnostics
         .iter()
-        .filter(|w| w.contains("skipped"))
-        .count();
-    assert_eq!(skipped, 3, "{:?}", loaded.warnings);
+        .filter(|d| d.message.contains("skipped"))
+        .collect();
+    assert_eq!(skipped.len(), 3, "{:?}", loaded.diagnostics);
+    assert!(skipped.iter().all(|d| d.severity == Severity::Note));
+    assert_eq!(
+        skipped[0].headline(),
+        "t.smv:12:1: note: CTLSPEC skipped: only INVARSPEC p, AG p and G p with a propositional \
+         p are exported as safety properties"
+    );
+    assert_eq!(
+        skipped[0].snippet.as_deref(),
+        Some("   |\n12 | CTLSPEC AG (x -> AF !x)\n   | ^^^^^^^")
+    );
 }
 
 #[test]
@@ -462,9 +474,22 @@ fn old_nusmv_idioms_are_accepted_with_notes() {
         &SmvOptions::default(),
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(l.warnings.len(), 2, "{:?}", l.warnings);
-    assert!(l.warnings.iter().any(|w| w.contains("-old")));
-    assert!(l.warnings.iter().any(|w| w.contains("NuSMV 2.4")));
+    assert_eq!(l.diagnostics.len(), 2, "{:?}", l.diagnostics);
+    let old = l.diagnostics.iter().find(|d| d.message.contains("-old"));
+    assert_eq!(
+        old.map(|d| (d.severity, d.headline().starts_with("t.smv:3:19: note: "))),
+        Some((Severity::Note, true)),
+        "{old:?}"
+    );
+    let prec = l
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("NuSMV 2.4"));
+    assert_eq!(
+        prec.map(|d| (d.severity, d.headline().starts_with("t.smv:4:7: warning: "))),
+        Some((Severity::Warning, true)),
+        "{prec:?}"
+    );
     let b = run_values(&l.system, "b", 3);
     assert_eq!(b, [false, true, false].map(Value::Bool));
 }
@@ -546,4 +571,50 @@ fn running_of_main_and_processes_in_submodules() {
     assert_eq!(col("m"), [b(false), b(true), b(true)]);
     assert_eq!(col("h.inner.b"), [b(false), b(false), b(true)]);
     assert_eq!(col("q.b"), [b(false), b(false), b(false)]);
+}
+
+#[test]
+fn diagnostics_are_located_with_their_severity() {
+    let l = parse_smv_with(
+        "t.smv",
+        "MODULE main\nVAR w : unsigned word[32]; b : boolean;\n\
+         ASSIGN next(b) := case w = 0ud32_1 : TRUE; w != 0ud32_1 : FALSE; esac;\n\
+         FAIRNESS b\nJUSTICE !b\n",
+        &SmvOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let shown: Vec<(Severity, String)> = l
+        .diagnostics
+        .iter()
+        .map(|d| (d.severity, d.headline()))
+        .collect();
+    assert_eq!(shown.len(), 3, "{shown:#?}");
+    assert!(
+        shown.contains(&(
+            Severity::Note,
+            "t.smv:4:1: note: FAIRNESS ignored (fairness does not affect safety properties)".into()
+        )),
+        "{shown:#?}"
+    );
+    assert!(
+        shown.contains(&(
+            Severity::Note,
+            "t.smv:5:1: note: JUSTICE ignored (fairness does not affect safety properties)".into()
+        )),
+        "{shown:#?}"
+    );
+    assert!(
+        shown.iter().any(|(s, h)| *s == Severity::Warning
+            && h.starts_with("t.smv:3:19: warning: ")
+            && h.contains("exhaustive")),
+        "{shown:#?}"
+    );
+    let case = l
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Warning);
+    assert!(
+        case.is_some_and(|d| d.to_string().contains("\n3 | ASSIGN next(b) := case")),
+        "{case:?}"
+    );
 }

@@ -369,6 +369,16 @@ fn rendered_error_shows_the_line_and_a_caret_under_the_span() {
         err.message(),
         "operator `+` cannot be applied to 0..3 and boolean"
     );
+    // The same error as a typed diagnostic: it renders exactly as the error does.
+    let d = err.diagnostic().expect("a located error has a diagnostic");
+    assert_eq!(d.severity, hypermut_ir::Severity::Error);
+    assert_eq!(d.to_string(), shown);
+    assert_eq!(
+        d.headline(),
+        "t.smv:3:7: error: operator `+` cannot be applied to 0..3 and boolean"
+    );
+    let loc = d.location.expect("located");
+    assert_eq!((loc.line, loc.column), (3, 7));
 }
 
 #[test]
@@ -376,6 +386,7 @@ fn io_errors_name_the_path_and_have_no_span() {
     let path = std::path::Path::new("/nonexistent/dir/model.smv");
     let err = crate::load_smv(path).unwrap_err();
     assert!(err.span().is_none());
+    assert!(err.diagnostic().is_none());
     assert!(
         err.to_string()
             .starts_with("/nonexistent/dir/model.smv: cannot read model"),

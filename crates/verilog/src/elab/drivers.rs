@@ -9,57 +9,10 @@ use hypermut_ir::{Role, Span, Type, VarId};
 use crate::ast::{Dir, Edge, Expr, ExprKind, Sensitivity, Stmt};
 use crate::error::{DResult, Diag};
 
+use super::elaborator::{Elab, MAX_DEPTH};
 use super::env::ProcState;
-use super::procs::{StateInfo, StateKind};
-use super::scope::{Binding, ProcKind, ScopeId, Slot, Target};
-use super::Elab;
-
-/// Who drives a run of bits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Owner {
-    /// Nobody: the bits read 0.
-    Undriven,
-    /// A top-level input port.
-    Input(VarId),
-    /// A top-level input port used only as a clock (no IR input unless read as data).
-    Clock(super::SigId),
-    /// A clocked process, through a state variable.
-    Seq {
-        /// The process.
-        proc: usize,
-        /// The register.
-        var: VarId,
-    },
-    /// A combinational process or continuous assignment.
-    Comb {
-        /// The process.
-        proc: usize,
-    },
-    /// Only `initial` blocks write the bits: a value chosen initially, then constant.
-    Frozen(VarId),
-}
-
-/// A run of bits of a slot with one owner.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Part {
-    /// First bit position.
-    pub lo: u32,
-    /// Number of bits.
-    pub len: u32,
-    /// The driver.
-    pub owner: Owner,
-}
-
-/// What kind of process it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Class {
-    /// Combinational (continuous assignment, `always @*`, level lists).
-    Comb,
-    /// Clocked (edge events).
-    Seq,
-    /// `initial` / declaration initialisers.
-    Init,
-}
+use super::parts::{Class, Owner, Part, StateInfo, StateKind};
+use super::scope::{Binding, ProcKind, ScopeId, SigId, Slot, Target};
 
 /// Targets of one process: slots and bit ranges (`None` = the whole slot).
 type Targets = Vec<(Slot, Option<(u32, u32)>, Span)>;
@@ -173,7 +126,7 @@ impl<'a> Elab<'a> {
                     vec![Part {
                         lo: 0,
                         len: w,
-                        owner: super::drivers::Owner::Input(v),
+                        owner: Owner::Input(v),
                     }],
                 );
             }
@@ -419,7 +372,7 @@ impl<'a> Elab<'a> {
         base: &Expr,
         scope: ScopeId,
         locals: &HashSet<String>,
-    ) -> DResult<Option<super::SigId>> {
+    ) -> DResult<Option<SigId>> {
         if let ExprKind::Ident(path) = &base.kind {
             if path.len() == 1 && locals.contains(&path[0].name) {
                 return Ok(None);
@@ -440,7 +393,7 @@ impl<'a> Elab<'a> {
         base: &Expr,
         scope: ScopeId,
         locals: &HashSet<String>,
-    ) -> DResult<Option<(super::SigId, Vec<Slot>)>> {
+    ) -> DResult<Option<(SigId, Vec<Slot>)>> {
         match &base.kind {
             ExprKind::Ident(path) => {
                 if path.len() == 1 && locals.contains(&path[0].name) {
@@ -534,7 +487,7 @@ impl<'a> Elab<'a> {
                 }
             }
             Stmt::TaskCall { name, args, span } => {
-                if depth > super::MAX_DEPTH {
+                if depth > MAX_DEPTH {
                     return Err(Diag::new(
                         *span,
                         "task calls nested too deeply (recursion?)",

@@ -10,11 +10,11 @@ use num_traits::{One, ToPrimitive, Zero};
 use crate::ast::{BinaryOp, Expr, ExprKind, Ident, UnaryOp};
 use crate::error::{DResult, Diag};
 
+use super::elaborator::Elab;
 use super::env::{Fill, Mode, ProcState};
 use super::scope::{Binding, SigId, SigKind, Slot};
 use super::value::{MAX_WIDTH, V};
 use super::width::path_name;
-use super::Elab;
 
 /// How a vector's bit indices map to positions: `pos = dir * index + base`.
 #[derive(Clone, Copy, Debug)]

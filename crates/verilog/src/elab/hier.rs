@@ -11,12 +11,12 @@ use crate::ast::{
 };
 use crate::error::{DResult, Diag};
 
+use super::elaborator::{Elab, MAX_DEPTH};
 use super::env::ProcState;
 use super::scope::{
     Binding, Proc, ProcKind, Scope, ScopeId, SigId, SigKind, Signal, Source, Target,
 };
 use super::value::{MAX_WIDTH, V};
-use super::{Elab, MAX_DEPTH};
 
 /// A parameter value given to an instance.
 pub(crate) enum OverrideVal {

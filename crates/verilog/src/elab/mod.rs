@@ -8,116 +8,43 @@
 //!    IR inputs (top-level input ports) and state variables (bits written by clocked blocks).
 //! 3. [`procs`]: evaluate `initial` blocks (initial values), clocked blocks (next-state
 //!    functions) and, on demand, combinational processes (the values of nets), by symbolic
-//!    execution of their statements ([`stmt`], [`expr`], [`env`]).
+//!    execution of their statements ([`stmt`], [`expr`], [`env`](mod@env)).
 //! 4. Outputs: the top module's output ports (and, with `observe_state`, every register).
+//!
+//! The elaborator's state, [`Elab`], is defined in [`elaborator`] with the small data
+//! types it holds ([`scope`], [`env`](mod@env), [`parts`], [`evals`], [`value`]); its
+//! methods are split across the phase modules. This module holds the entry point,
+//! [`elaborate`].
 //!
 //! Semantic decisions are documented in the crate documentation.
 
 mod drivers;
+mod elaborator;
 mod env;
+mod evals;
 mod expr;
 mod hier;
+mod nodes;
+mod parts;
 mod procs;
 mod readmem;
 mod scope;
+mod slots;
 mod stmt;
 mod value;
 mod width;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::HashSet;
 
-use hypermut_ir::{Output, Span, System, VarId};
+use hypermut_ir::{Diagnostic, Output, Span, System, VarId};
 
-use crate::ast::{Design, EnumTypedef, Module};
+use crate::ast::{Design, Module};
 use crate::error::{DResult, Diag};
-use crate::VerilogOptions;
+use crate::options::VerilogOptions;
 
-pub(crate) use scope::{Proc, ScopeId, SigId, Signal, Slot};
-
-use drivers::Part;
-use env::SlotVal;
-use procs::{AsyncEval, CombEval, SeqEval, StateInfo};
-use scope::Scope;
-
-/// Elaboration state.
-pub(crate) struct Elab<'a> {
-    /// The parsed design.
-    pub design: &'a Design,
-    /// User options.
-    pub opts: &'a VerilogOptions,
-    /// The system under construction.
-    pub sys: System,
-    /// Warnings, rendered.
-    pub warnings: Vec<String>,
-    /// Spans already warned about (one warning per place and message).
-    warned: HashSet<(Span, String)>,
-    /// Modules by name.
-    pub modules: HashMap<String, &'a Module>,
-    /// File-level enumeration typedefs.
-    pub typedefs: Vec<&'a EnumTypedef>,
-    /// All signals.
-    pub sigs: Vec<Signal>,
-    /// All scopes.
-    pub scopes: Vec<Scope<'a>>,
-    /// All processes.
-    pub procs: Vec<Proc<'a>>,
-    /// Ports of each module-instance scope, in header order.
-    pub ports: HashMap<ScopeId, Vec<(String, SigId, crate::ast::Dir, Span)>>,
-    /// Scopes of named statement blocks with declarations (keyed by the block's span).
-    pub block_scopes: HashMap<(ScopeId, Span), ScopeId>,
-    /// The top module's scope.
-    pub top: Option<ScopeId>,
-    /// Who drives each bit range of each slot.
-    pub parts: HashMap<Slot, Vec<Part>>,
-    /// Slots assigned by `initial` blocks or declaration initialisers.
-    pub init_targets: BTreeSet<Slot>,
-    /// IR input of each top-level input port.
-    pub inputs: HashMap<SigId, VarId>,
-    /// State variables created for registers, latches and initial-only variables.
-    pub states: Vec<StateInfo>,
-    /// Results of combinational processes.
-    pub comb_memo: HashMap<usize, CombEval>,
-    /// Results of clocked processes.
-    pub seq_memo: HashMap<usize, SeqEval>,
-    /// Asynchronous parts of clocked processes.
-    pub async_memo: HashMap<usize, AsyncEval>,
-    /// Processes being evaluated (innermost last), for loop detection.
-    pub eval_stack: Vec<usize>,
-    /// Clocked processes whose asynchronous part is being evaluated.
-    pub async_stack: Vec<usize>,
-    /// Initial values per slot, from `initial` blocks.
-    pub init_vals: HashMap<Slot, SlotVal>,
-    /// Latch variables per (process, slot, low bit).
-    pub latches: HashMap<(usize, Slot, u32), VarId>,
-    /// Counter for inputs created for `x` bits.
-    pub x_inputs: u32,
-    /// Evaluating a `case` item label (its `z` bits may be wildcards, not tri-state).
-    pub in_case_label: bool,
-    /// Current function/task call depth.
-    pub call_depth: u32,
-    /// `assert property` items: name, condition, scope, span.
-    pub asserts: Vec<(String, &'a crate::ast::Expr, ScopeId, Span)>,
-    /// Combinational processes read through their latches (loop breaking).
-    pub breaks: HashSet<usize>,
-    /// Latch variables whose block leaves them unassigned on some path (real latches).
-    pub held: HashSet<VarId>,
-    /// Combinational processes that infer no latch (no loop is broken there).
-    pub rejected: HashSet<usize>,
-    /// A broken process found to infer no latch (set with its error).
-    pub bad_break: Option<usize>,
-    /// A latch process to break a detected loop at (set with the loop error).
-    pub break_request: Option<usize>,
-    /// Signals that are (aliases of) clocks of clocked blocks.
-    pub clock_roots: HashSet<u32>,
-    /// Evaluating unused processes (clocks read there stay no inputs).
-    pub sweeping: bool,
-    /// While collecting targets: only blocking (`Some(false)`) or only non-blocking
-    /// (`Some(true)`) assignments.
-    pub target_filter: Option<bool>,
-}
-
-/// Deepest allowed nesting of instances and of function/task calls.
-pub const MAX_DEPTH: u32 = 64;
+use elaborator::Elab;
+use env::{Mode, ProcState};
+use scope::{ScopeId, Slot};
 
 /// Elaborates `design` (whose files are in `sys.sources`) into a system.
 ///
@@ -127,7 +54,7 @@ pub(crate) fn elaborate(
     design: &Design,
     sys: System,
     opts: &VerilogOptions,
-) -> DResult<(System, Vec<String>)> {
+) -> DResult<(System, Vec<Diagnostic>)> {
     let mut breaks: HashSet<usize> = HashSet::new();
     let mut rejected: HashSet<usize> = HashSet::new();
     for _ in 0..MAX_BREAK_ATTEMPTS {
@@ -174,48 +101,11 @@ fn elaborate_once(
     opts: &VerilogOptions,
     breaks: &HashSet<usize>,
     rejected: &HashSet<usize>,
-) -> Result<(System, Vec<String>), Failure> {
-    let mut e = Elab {
-        design,
-        opts,
-        sys,
-        warnings: Vec::new(),
-        warned: HashSet::new(),
-        modules: HashMap::new(),
-        typedefs: design.typedefs.iter().collect(),
-        sigs: Vec::new(),
-        scopes: Vec::new(),
-        procs: Vec::new(),
-        ports: HashMap::new(),
-        block_scopes: HashMap::new(),
-        top: None,
-        parts: HashMap::new(),
-        init_targets: BTreeSet::new(),
-        inputs: HashMap::new(),
-        states: Vec::new(),
-        comb_memo: HashMap::new(),
-        seq_memo: HashMap::new(),
-        async_memo: HashMap::new(),
-        eval_stack: Vec::new(),
-        async_stack: Vec::new(),
-        init_vals: HashMap::new(),
-        latches: HashMap::new(),
-        x_inputs: 0,
-        in_case_label: false,
-        call_depth: 0,
-        asserts: Vec::new(),
-        breaks: breaks.clone(),
-        held: HashSet::new(),
-        rejected: rejected.clone(),
-        bad_break: None,
-        break_request: None,
-        clock_roots: HashSet::new(),
-        sweeping: false,
-        target_filter: None,
-    };
+) -> Result<(System, Vec<Diagnostic>), Failure> {
+    let mut e = Elab::new(design, opts, sys, breaks.clone(), rejected.clone());
     let r = e.run();
     match r {
-        Ok(()) => Ok((e.sys, e.warnings)),
+        Ok(()) => Ok((e.sys, e.diagnostics)),
         Err(diag) => Err(Failure {
             diag,
             break_request: e.break_request,
@@ -355,15 +245,6 @@ impl<'a> Elab<'a> {
         }
     }
 
-    /// Records a warning at `span` (once per place and message).
-    pub(crate) fn warn(&mut self, span: Span, msg: impl Into<String>) {
-        let msg = msg.into();
-        if self.warned.insert((span, msg.clone())) {
-            let loc = self.sys.sources.location(span);
-            self.warnings.push(format!("{loc}: warning: {msg}"));
-        }
-    }
-
     /// The top module's output ports become the system's outputs.
     fn make_outputs(&mut self, top: ScopeId) -> DResult<()> {
         let ports = self.ports.get(&top).cloned().unwrap_or_default();
@@ -388,7 +269,7 @@ impl Elab<'_> {
     /// `assert property` items become safety properties.
     fn properties(&mut self) -> DResult<()> {
         for (name, expr, scope, span) in self.asserts.clone() {
-            let mut st = env::ProcState::new(env::Mode::Global, scope);
+            let mut st = ProcState::new(Mode::Global, scope);
             let c = self.cond_bool(&mut st, expr)?;
             self.sys.properties.push(hypermut_ir::Property {
                 name,

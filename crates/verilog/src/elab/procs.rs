@@ -19,60 +19,12 @@ use hypermut_ir::{BinOp, ExprId, ExprKind as IrKind, Output, Role, Span, VarId};
 use crate::ast::{Edge, Expr, ExprKind, GateKind, Sensitivity, Stmt};
 use crate::error::{DResult, Diag};
 
-use super::drivers::{Class, Owner, Part};
+use super::elaborator::Elab;
 use super::env::{Fill, Mode, ProcState, Seg, SlotVal};
-use super::scope::{Binding, ProcKind, SigKind, Slot, Source, Target};
+use super::evals::{AsyncEval, CombEval, SeqEval};
+use super::parts::{Class, Owner, Part, StateKind};
+use super::scope::{Binding, ProcKind, ScopeId, SigId, SigKind, Slot, Source, Target};
 use super::value::V;
-use super::Elab;
-
-/// What a state variable stands for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StateKind {
-    /// Bits written by a clocked block.
-    Register,
-    /// Bits a combinational block leaves unassigned on some path.
-    Latch,
-    /// Bits only `initial` blocks write.
-    Frozen,
-}
-
-/// A state variable and the slot bits it holds.
-#[derive(Clone, Copy, Debug)]
-pub struct StateInfo {
-    /// The IR variable.
-    pub var: VarId,
-    /// The slot.
-    pub slot: Slot,
-    /// First bit.
-    pub lo: u32,
-    /// Number of bits.
-    pub len: u32,
-    /// What it is.
-    pub kind: StateKind,
-}
-
-/// The result of a combinational process: the full value of each slot it drives.
-#[derive(Clone, Debug, Default)]
-pub struct CombEval {
-    /// Values per driven slot.
-    pub finals: HashMap<Slot, V>,
-}
-
-/// The result of a clocked process.
-#[derive(Clone, Debug, Default)]
-pub struct SeqEval {
-    /// End-of-block value per driven slot.
-    pub finals: HashMap<Slot, V>,
-}
-
-/// The asynchronous part of a clocked process with asynchronous reset, set or load.
-#[derive(Clone, Debug, Default)]
-pub struct AsyncEval {
-    /// The condition under which an asynchronous branch is taken.
-    pub cond: Option<ExprId>,
-    /// Values per driven slot after the asynchronous branches (registers elsewhere).
-    pub finals: HashMap<Slot, V>,
-}
 
 /// The leading `if` branches of a clocked block that test asynchronous events.
 pub type AsyncChain<'a> = Vec<(&'a Expr, &'a Stmt)>;
@@ -172,7 +124,7 @@ impl<'a> Elab<'a> {
 
     /// A clock input that is also read as data becomes an ordinary input (created on first
     /// use; its value is independent of the tick).
-    fn clock_as_data(&mut self, slot: Slot, sig: super::SigId, span: Span) -> VarId {
+    fn clock_as_data(&mut self, slot: Slot, sig: SigId, span: Span) -> VarId {
         if let Some(v) = self.inputs.get(&sig) {
             return *v;
         }
@@ -505,18 +457,13 @@ impl<'a> Elab<'a> {
     }
 
     /// Signals (and constant bit positions) an expression reads.
-    fn refs(&mut self, e: &Expr, scope: super::ScopeId) -> HashSet<(u32, Option<i64>)> {
+    fn refs(&mut self, e: &Expr, scope: ScopeId) -> HashSet<(u32, Option<i64>)> {
         let mut out = HashSet::new();
         self.collect_refs(e, scope, &mut out);
         out
     }
 
-    fn collect_refs(
-        &mut self,
-        e: &Expr,
-        scope: super::ScopeId,
-        out: &mut HashSet<(u32, Option<i64>)>,
-    ) {
+    fn collect_refs(&mut self, e: &Expr, scope: ScopeId, out: &mut HashSet<(u32, Option<i64>)>) {
         let st = ProcState::constant(scope);
         match &e.kind {
             ExprKind::Ident(path) => {
@@ -726,7 +673,7 @@ impl<'a> Elab<'a> {
 
     /// Runs all `initial` blocks and declaration initialisers.
     pub(crate) fn eval_initials(&mut self) -> DResult<()> {
-        let top = self.top.unwrap_or(super::ScopeId(0));
+        let top = self.top.unwrap_or(ScopeId(0));
         let mut st = ProcState::new(Mode::Initial, top);
         for p in 0..self.procs.len() {
             let proc = self.procs[p].clone();
@@ -789,7 +736,7 @@ impl<'a> Elab<'a> {
     /// Sets initial values from what the `initial` blocks left; warns about initial values
     /// of nets and inputs (which have no storage).
     pub(crate) fn attach_initial_values(&mut self) -> DResult<()> {
-        let st = ProcState::new(Mode::Initial, self.top.unwrap_or(super::ScopeId(0)));
+        let st = ProcState::new(Mode::Initial, self.top.unwrap_or(ScopeId(0)));
         let stored: HashSet<Slot> = self.states.iter().map(|s| s.slot).collect();
         for i in 0..self.states.len() {
             let info = self.states[i];
@@ -949,7 +896,7 @@ impl<'a> Elab<'a> {
     }
 
     /// The signal a plain identifier names.
-    fn plain_sig(&mut self, e: &Expr, scope: super::ScopeId) -> Option<u32> {
+    fn plain_sig(&mut self, e: &Expr, scope: ScopeId) -> Option<u32> {
         let ExprKind::Ident(path) = &e.kind else {
             return None;
         };

@@ -18,8 +18,9 @@ use num_traits::{One, Zero};
 use crate::ast::{Expr, ExprKind, Ident};
 use crate::error::{DResult, Diag};
 
+use super::elaborator::Elab;
 use super::env::{Mode, ProcState};
-use super::Elab;
+use super::scope::Slot;
 
 /// One entry of a memory data file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,7 +193,7 @@ impl<'a> Elab<'a> {
                 MemItem::Word(v) => {
                     match sig.word_of(addr) {
                         Some(k) if addr >= min && addr <= max => {
-                            let slot = super::Slot { sig: mem, word: k };
+                            let slot = Slot { sig: mem, word: k };
                             let value = self.bits_const(sig.width, v & &mask, span);
                             self.write_const_word(st, slot, value, span)?;
                         }

@@ -9,11 +9,11 @@ use crate::ast::{Expr, FuncDecl, Gate, Sensitivity, Stmt};
 
 use super::value::V;
 
-/// Index of a signal in [`super::Elab::sigs`].
+/// Index of a signal in [`super::elaborator::Elab::sigs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SigId(pub u32);
 
-/// Index of a scope in [`super::Elab::scopes`].
+/// Index of a scope in [`super::elaborator::Elab::scopes`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ScopeId(pub u32);
 

@@ -9,12 +9,12 @@ use num_traits::{One, Zero};
 use crate::ast::{CaseKind, Decl, Expr, ExprKind, FuncDecl, Ident, Stmt};
 use crate::error::{DResult, Diag};
 
+use super::elaborator::{Elab, MAX_DEPTH};
 use super::env::{Fill, Frame, Mode, ProcState, SlotVal};
 use super::expr::Layout;
 use super::hier::MAX_LOOP;
 use super::scope::{Binding, ScopeId, SigId, Slot};
 use super::value::V;
-use super::{Elab, MAX_DEPTH};
 
 /// A `case` statement being executed as an if-else chain.
 pub(crate) struct Chain<'a> {
@@ -35,6 +35,25 @@ pub(crate) struct Chain<'a> {
 /// The low 64 bits of a number (callers keep widths at most 16).
 fn to_u64(v: &BigUint) -> u64 {
     v.iter_u64_digits().next().unwrap_or(0)
+}
+
+/// Whether the system task `name` only prints or dumps (ignoring it cannot change what the
+/// design computes or when simulation ends).
+fn prints_only(name: &str) -> bool {
+    const PRINTING: [&str; 10] = [
+        "$display",
+        "$write",
+        "$strobe",
+        "$monitor",
+        "$fdisplay",
+        "$fwrite",
+        "$fstrobe",
+        "$fmonitor",
+        "$dump",
+        "$info",
+    ];
+    PRINTING.iter().any(|p| name.starts_with(p))
+        || matches!(name, "$timeformat" | "$printtimescale")
 }
 
 /// A slot an assignment may write, with the condition under which it does (`None` = always).
@@ -176,15 +195,22 @@ impl<'a> Elab<'a> {
                 self.readmem(st, name, args, *span)
             }
             Stmt::SysTask { name, span, .. } => {
-                let msg = if name.name.starts_with('$') {
-                    format!("system task `{}` is ignored", name.name)
+                if name.name.starts_with('$') {
+                    let msg = format!("system task `{}` is ignored", name.name);
+                    if prints_only(&name.name) {
+                        self.note(*span, msg);
+                    } else {
+                        self.warn(*span, msg);
+                    }
                 } else {
-                    format!(
-                        "`{}` statement is ignored (only module-level `assert property` items become properties)",
-                        name.name
-                    )
-                };
-                self.warn(*span, msg);
+                    self.warn(
+                        *span,
+                        format!(
+                            "`{}` statement is ignored (only module-level `assert property` items become properties)",
+                            name.name
+                        ),
+                    );
+                }
                 Ok(())
             }
             Stmt::Unsupported { what, span } => Err(Diag::new(

@@ -8,10 +8,10 @@
 use crate::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 use crate::error::{DResult, Diag};
 
+use super::elaborator::Elab;
 use super::env::ProcState;
-use super::scope::Binding;
+use super::scope::{Binding, ScopeId};
 use super::value::MAX_WIDTH;
-use super::Elab;
 
 impl Elab<'_> {
     /// Self-determined width and signedness of `e`.
@@ -175,7 +175,7 @@ impl Elab<'_> {
     pub(crate) fn func_type(
         &mut self,
         f: &crate::ast::FuncDecl,
-        scope: super::ScopeId,
+        scope: ScopeId,
     ) -> DResult<(u32, bool)> {
         if f.integer {
             return Ok((32, true));

@@ -1,22 +1,12 @@
 //! The shared Verilog corpus: at least 90 % of the designs lower to the IR; every failure is a
 //! located error.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use hypermut_ir::{Role, VarId};
+use hypermut_testkit::corpus;
 
 use crate::{load_verilog, VerilogError, VerilogOptions};
-
-/// The design list (`name | top | files`), shared with the yosys equivalence checks.
-const DESIGNS: &str = include_str!("../../../../tests/data/verilog/corpus-designs.txt");
-
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/verilog"
-    ));
-    dir.is_dir().then(|| dir.to_path_buf())
-}
 
 /// Lowers a design all the way to an AIG, as `hypermut aiger` does: load, make the choices
 /// controllable (free initial values kept), bit-blast. Returns the AND count.
@@ -39,21 +29,6 @@ fn lower_to_aig(paths: &[PathBuf], top: &str) -> Result<usize, VerilogError> {
     let blasted = hypermut_aig::blast::blast(&sys, &hypermut_aig::blast::BlastOptions::default())
         .unwrap_or_else(|e| panic!("{top}: bit-blasting failed: {e}"));
     Ok(blasted.aig.num_ands())
-}
-
-/// The designs of the corpus list: `(name, top, files)`.
-fn listed_designs() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
-    DESIGNS
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-            let [name, top, files] = fields.as_slice() else {
-                panic!("malformed design line `{line}`");
-            };
-            (*name, *top, files.split_whitespace().collect())
-        })
-        .collect()
 }
 
 /// Designs the front-end rejects, with the reason (each checked to fail with a located error
@@ -82,17 +57,18 @@ const EXPECTED_FAILURES: &[(&str, &str)] = &[
 
 #[test]
 fn corpus_designs_lower_to_aiger_or_fail_with_a_location() {
-    let Some(dir) = corpus_dir() else {
-        eprintln!("skipping: the shared corpus (../shared/corpus/verilog) is not available");
+    let Some(dir) = corpus::dir("verilog") else {
         return;
     };
-    let designs = listed_designs();
+    // The design list (`tests/data/verilog/corpus-designs.txt`), shared with the yosys
+    // equivalence checks.
+    let designs = corpus::verilog_designs();
     let total = designs.len();
     let mut accepted = 0;
     let mut failures = Vec::new();
-    for (name, top, files) in &designs {
-        let paths: Vec<PathBuf> = files.iter().map(|f| dir.join(f)).collect();
-        match lower_to_aig(&paths, top) {
+    for d in &designs {
+        let name = d.name.as_str();
+        match lower_to_aig(&d.paths(&dir), &d.top) {
             Ok(_) => accepted += 1,
             Err(e @ VerilogError::Source { .. }) => {
                 let text = e.to_string();
@@ -105,7 +81,7 @@ fn corpus_designs_lower_to_aiger_or_fail_with_a_location() {
                             .is_some_and(|r| r.trim_start().starts_with('^'))),
                     "{name}: error without location or caret:\n{text}"
                 );
-                failures.push((*name, e.message(), text));
+                failures.push((name, e.message(), text));
             }
             Err(e) => panic!("{name}: unlocated failure: {e}"),
         }
@@ -139,33 +115,22 @@ const INCLUDED_MODULE_FILES: &[&str] = &[
 fn every_top_level_corpus_file_is_in_the_design_list() {
     // Files that are only `include`d or are part of another design's file list are covered;
     // a new top-level design in the corpus must be added to the list.
-    let Some(dir) = corpus_dir() else {
-        eprintln!("skipping: the shared corpus (../shared/corpus/verilog) is not available");
+    let Some(dir) = corpus::dir("verilog") else {
         return;
     };
-    let listed: std::collections::HashSet<&str> = listed_designs()
-        .into_iter()
-        .flat_map(|(_, _, f)| f)
+    let designs = corpus::verilog_designs();
+    let listed: std::collections::HashSet<&str> = designs
+        .iter()
+        .flat_map(|d| d.files.iter().map(String::as_str))
         .collect();
-    let mut stack = vec![dir.clone()];
     let mut missing = Vec::new();
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "v") {
-                let rel = p.strip_prefix(&dir).map(|r| r.display().to_string());
-                let rel = rel.unwrap_or_default();
-                let text = std::fs::read_to_string(&p).unwrap_or_default();
-                let has_module = text.lines().any(|l| l.trim_start().starts_with("module "));
-                if !listed.contains(rel.as_str()) && has_module {
-                    missing.push(rel);
-                }
-            }
+    for p in corpus::files(&dir, &["v"]) {
+        let rel = p.strip_prefix(&dir).map(|r| r.display().to_string());
+        let rel = rel.unwrap_or_default();
+        let text = std::fs::read_to_string(&p).unwrap_or_default();
+        let has_module = text.lines().any(|l| l.trim_start().starts_with("module "));
+        if !listed.contains(rel.as_str()) && has_module {
+            missing.push(rel);
         }
     }
     missing.sort();
@@ -179,10 +144,7 @@ fn every_top_level_corpus_file_is_in_the_design_list() {
 
 /// Loads a corpus design by its files (relative to the corpus folder).
 fn corpus_design(top: &str, files: &[&str], observe: bool) -> Option<hypermut_ir::System> {
-    let Some(dir) = corpus_dir() else {
-        eprintln!("skipping: the shared corpus (../shared/corpus/verilog) is not available");
-        return None;
-    };
+    let dir = corpus::dir("verilog")?;
     let paths: Vec<PathBuf> = files.iter().map(|f| dir.join(f)).collect();
     let opts = VerilogOptions {
         top: Some(top.to_string()),

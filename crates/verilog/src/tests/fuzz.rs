@@ -1,9 +1,13 @@
 //! Robustness: mutated and truncated designs never panic; every error is located.
 
+use hypermut_testkit::fuzz::{apply, assert_handled, edits, prefixes, token_soup};
 use proptest::prelude::*;
 
 use super::load;
 use crate::VerilogError;
+
+/// Bytes that matter to the lexer.
+const LEXICAL: &[u8] = b"(){}[];:,=!&|<>-+*/?.@#'`\"\\$_0129azxAZ \n";
 
 /// A small design using most constructs.
 const SAMPLE: &str = "`define W 4
@@ -30,56 +34,16 @@ endmodule
 
 /// Loading either succeeds or fails with a located source error (never internally).
 fn check(text: &str) {
-    match load(text) {
-        Ok(_) => {}
-        Err(e @ VerilogError::Source { .. }) => assert!(e.span().is_some()),
-        Err(e) => panic!("internal failure on\n{text}\n{e}"),
-    }
-}
-
-#[derive(Clone, Debug)]
-enum Edit {
-    Replace(usize, u8),
-    Insert(usize, u8),
-    Delete(usize),
-}
-
-fn apply(base: &str, edits: &[Edit]) -> String {
-    let mut bytes = base.as_bytes().to_vec();
-    for e in edits {
-        let len = bytes.len().max(1);
-        match *e {
-            Edit::Replace(i, b) if !bytes.is_empty() => bytes[i % len] = b,
-            Edit::Insert(i, b) => bytes.insert(i % (bytes.len() + 1), b),
-            Edit::Delete(i) if !bytes.is_empty() => {
-                bytes.remove(i % len);
-            }
-            _ => {}
-        }
-    }
-    String::from_utf8_lossy(&bytes).into_owned()
-}
-
-fn byte() -> impl Strategy<Value = u8> {
-    prop_oneof![
-        prop::sample::select(b"(){}[];:,=!&|<>-+*/?.@#'`\"\\$_0129azxAZ \n".to_vec()),
-        any::<u8>(),
-    ]
-}
-
-fn edit() -> impl Strategy<Value = Edit> {
-    prop_oneof![
-        (any::<usize>(), byte()).prop_map(|(i, b)| Edit::Replace(i, b)),
-        (any::<usize>(), byte()).prop_map(|(i, b)| Edit::Insert(i, b)),
-        any::<usize>().prop_map(Edit::Delete),
-    ]
+    assert_handled(text, load(text), |e| {
+        matches!(e, VerilogError::Source { .. }) && e.span().is_some()
+    });
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn mutated_designs_never_panic(edits in prop::collection::vec(edit(), 1..6)) {
+    fn mutated_designs_never_panic(edits in edits(LEXICAL)) {
         check(&apply(SAMPLE, &edits));
     }
 }
@@ -91,9 +55,7 @@ fn the_sample_is_accepted() {
 
 #[test]
 fn every_prefix_of_the_sample_is_handled() {
-    for (i, _) in SAMPLE.char_indices().step_by(3) {
-        check(&SAMPLE[..i]);
-    }
+    prefixes(SAMPLE, 3).for_each(check);
 }
 
 #[test]
@@ -148,17 +110,6 @@ fn token_soup_is_handled() {
         "#",
         ".",
     ];
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    for _ in 0..1500 {
-        let mut text = String::from("module m(input a, output y);\n");
-        for _ in 0..(state % 40) {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            text.push_str(words[(state % words.len() as u64) as usize]);
-            text.push(' ');
-        }
-        check(&text);
-        state = state.wrapping_add(1);
-    }
+    // A deterministic pseudo-random walk over token sequences.
+    token_soup("module m(input a, output y);\n", &words, 1500, 40).for_each(|t| check(&t));
 }

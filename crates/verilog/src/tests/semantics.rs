@@ -160,11 +160,11 @@ fn cases_covering_every_value_infer_no_latch() {
     let partial = full.replace("2'b1?", "2'b10");
     let l = super::load(&partial).unwrap();
     assert!(
-        l.warnings
+        l.diagnostics
             .iter()
-            .any(|w| w.contains("latch inferred for `y`")),
+            .any(|d| d.message.contains("latch inferred for `y`")),
         "{:?}",
-        l.warnings
+        l.diagnostics
     );
     // Unsized (32-bit) labels 0..3 cover a 2-bit selector; so do -2..1 a signed one.
     for (sel, labels) in [
@@ -179,14 +179,17 @@ fn cases_covering_every_value_infer_no_latch() {
         );
         let l = super::load(&t).unwrap();
         assert!(
-            l.warnings.iter().all(|w| !w.contains("latch")),
+            l.diagnostics.iter().all(|d| !d.message.contains("latch")),
             "{sel}: {:?}",
-            l.warnings
+            l.diagnostics
         );
     }
     // An `x` bit in a plain `case` label matches nothing in simulation: it covers nothing.
     let l = super::load(&full.replace("casez", "case").replace("2'b1?", "2'b1x")).unwrap();
-    assert!(l.warnings.iter().any(|w| w.contains("latch inferred")));
+    assert!(l
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("latch inferred")));
 }
 
 #[test]
@@ -381,9 +384,11 @@ fn several_clocks_give_a_warning() {
     )
     .unwrap();
     assert!(
-        l.warnings.iter().any(|w| w.contains("several clocks")),
+        l.diagnostics
+            .iter()
+            .any(|d| d.message.contains("several clocks")),
         "{:?}",
-        l.warnings
+        l.diagnostics
     );
 }
 
@@ -400,9 +405,11 @@ fn latch_loops_are_broken_at_a_latch() {
     )
     .unwrap();
     assert!(
-        l.warnings.iter().any(|w| w.contains("broken at its latch")),
+        l.diagnostics
+            .iter()
+            .any(|d| d.message.contains("broken at its latch")),
         "{:?}",
-        l.warnings
+        l.diagnostics
     );
 }
 
@@ -419,13 +426,13 @@ fn loops_are_broken_only_at_real_latches() {
          endmodule",
     )
     .unwrap();
-    let broken: Vec<&String> = l
-        .warnings
+    let broken: Vec<&hypermut_ir::Diagnostic> = l
+        .diagnostics
         .iter()
-        .filter(|w| w.contains("broken at its latch"))
+        .filter(|d| d.message.contains("broken at its latch"))
         .collect();
-    assert_eq!(broken.len(), 1, "{:?}", l.warnings);
-    assert!(broken[0].contains("`p`"), "{broken:?}");
+    assert_eq!(broken.len(), 1, "{:?}", l.diagnostics);
+    assert!(broken[0].message.contains("`p`"), "{broken:?}");
     // `p` is the only state, and the loop reads its stored value (0 at first): frame 0
     // gives y = 0 & a = 0 while `p` latches q | a = 1; frames 1 and 2 hold `p` (e = 0), so
     // y = 1 & a follows a.
@@ -494,9 +501,11 @@ fn clocks_are_no_inputs_unless_read_as_data() {
     .unwrap();
     assert!(l.system.var_by_name("clk").is_some());
     assert!(
-        l.warnings.iter().any(|w| w.contains("also read as data")),
+        l.diagnostics
+            .iter()
+            .any(|d| d.message.contains("also read as data")),
         "{:?}",
-        l.warnings
+        l.diagnostics
     );
     let sys = l.system;
     assert_eq!(

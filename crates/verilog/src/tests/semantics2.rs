@@ -244,11 +244,11 @@ fn immediate_assertions_are_ignored_with_a_warning() {
     .unwrap();
     assert!(l.system.properties.is_empty());
     let ignored = l
-        .warnings
+        .diagnostics
         .iter()
-        .filter(|w| w.contains("statement is ignored"))
+        .filter(|d| d.message.contains("statement is ignored"))
         .count();
-    assert_eq!(ignored, 2, "{:?}", l.warnings);
+    assert_eq!(ignored, 2, "{:?}", l.diagnostics);
 }
 
 #[test]
@@ -258,13 +258,17 @@ fn tri_state_z_reads_as_zero_with_a_warning_but_casez_wildcards_do_not_warn() {
         always @* casez (s) 2'b1?: r = 1; 2'bz0: r = 0; default: r = a; endcase
         endmodule";
     let l = super::load(t).unwrap();
-    let z: Vec<&String> = l
-        .warnings
+    let z: Vec<&hypermut_ir::Diagnostic> = l
+        .diagnostics
         .iter()
-        .filter(|w| w.contains("tri-state"))
+        .filter(|d| d.message.contains("tri-state"))
         .collect();
-    assert_eq!(z.len(), 1, "{:?}", l.warnings);
-    assert!(z[0].starts_with("t.v:2:29:"), "{z:?}");
+    assert_eq!(z.len(), 1, "{:?}", l.diagnostics);
+    assert!(
+        z[0].headline()
+            .starts_with("t.v:2:29: warning: `z` bits read as 0"),
+        "{z:?}"
+    );
     let run = |en, s| super::run(&l.system, &[super::f(&[("a", 1), ("en", en), ("s", s)])]);
     assert_eq!(run(0, 0)[0]["y"], 0);
     assert_eq!(run(1, 0)[0]["y"], 1);
@@ -309,4 +313,63 @@ fn every_source_node_has_a_span() {
         .cone(sys.roots())
         .iter()
         .any(|e| sys.source_text(*e) == Some("a > 4'd3")));
+}
+
+#[test]
+fn printing_system_tasks_are_notes_and_other_ignored_tasks_warnings() {
+    let l = super::load(
+        "module m(input clk, input a, output reg q);
+        always @(posedge clk) begin
+          $display(\"a = %b\", a);
+          if (a) $finish;
+          q <= a;
+        end
+        endmodule",
+    )
+    .unwrap();
+    let shown: Vec<(hypermut_ir::Severity, String)> = l
+        .diagnostics
+        .iter()
+        .map(|d| (d.severity, d.headline()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                hypermut_ir::Severity::Note,
+                "t.v:3:11: note: system task `$display` is ignored".to_string()
+            ),
+            (
+                hypermut_ir::Severity::Warning,
+                "t.v:4:18: warning: system task `$finish` is ignored".to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        l.diagnostics[0].snippet.as_deref(),
+        Some("  |\n3 |           $display(\"a = %b\", a);\n  |           ^^^^^^^^^^^^^^^^^^^^^^")
+    );
+}
+
+#[test]
+fn errors_expose_their_diagnostic() {
+    let e = super::load("module m(output y);\n  assign y = nope;\nendmodule").unwrap_err();
+    let d = e.diagnostic().expect("a located error has a diagnostic");
+    assert_eq!(d.severity, hypermut_ir::Severity::Error);
+    assert_eq!(d.to_string(), e.to_string());
+    assert!(d.headline().starts_with("t.v:2:14: error: "), "{d}");
+    let design = crate::parse_verilog(&[], &crate::VerilogOptions::default()).unwrap_err();
+    let d = design
+        .diagnostic()
+        .expect("a design error has a diagnostic");
+    assert_eq!(
+        (d.location.as_ref(), d.to_string()),
+        (None, design.to_string())
+    );
+    let io = crate::load_verilog(
+        &[std::path::PathBuf::from("/nonexistent/dir/d.v")],
+        &crate::VerilogOptions::default(),
+    )
+    .unwrap_err();
+    assert!(io.diagnostic().is_none());
 }

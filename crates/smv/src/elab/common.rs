@@ -1,0 +1,50 @@
+//! Small types and helpers shared by the elaboration phases (this module uses none of them).
+
+use hypermut_ir::{EnumId, Span, Type};
+
+/// Where `next()` may appear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NextMode {
+    /// Not allowed; the text names the context for the message.
+    Forbidden(&'static str),
+    /// Allowed (TRANS, right-hand sides of `next` assignments).
+    Allowed,
+    /// Inside the argument of a `next()`: variables denote their next values.
+    Inside,
+}
+
+impl NextMode {
+    /// The class used in memo keys (the context text does not change the result).
+    pub(crate) fn class(self) -> u8 {
+        match self {
+            NextMode::Forbidden(_) => 0,
+            NextMode::Allowed => 1,
+            NextMode::Inside => 2,
+        }
+    }
+}
+
+/// Keeps in `first` the earliest of the places seen so far, `at` included.
+pub(crate) fn first_place(first: &mut Option<Span>, at: Span) {
+    match first {
+        Some(f) if *f <= at => {}
+        _ => *first = Some(at),
+    }
+}
+
+/// `path.name`, or `name` at the top.
+pub(crate) fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+/// The enumeration of an enum type.
+pub(crate) fn enum_of(t: Type) -> Option<EnumId> {
+    match t {
+        Type::Enum(e) => Some(e),
+        _ => None,
+    }
+}
