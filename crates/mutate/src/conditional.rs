@@ -69,7 +69,8 @@ pub fn selector_value(mutant_copy: bool) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::operators::{enumerate, Operator};
+    use crate::enumerate;
+    use crate::operators::Operator;
     use hypermut_ir::{BinOp, Frame, Interpreter, Output, Span};
     use std::collections::HashMap;
 

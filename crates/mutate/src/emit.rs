@@ -22,7 +22,8 @@
 
 use hypermut_ir::{ExprKind, FileId, Span, System};
 
-use crate::operators::{Mutant, Syntax};
+use crate::operators::Mutant;
+use crate::syntax::Syntax;
 use crate::text::{matching_paren, separated};
 
 /// Why a mutant's source could not be written.
@@ -409,74 +410,14 @@ fn enclosing_case(text: &str, start: usize, end: usize) -> Option<(usize, usize)
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
-
-    use hypermut_ir::{Frame, Interpreter, Role, Type, Value};
+    use hypermut_ir::{Role, Value};
+    use hypermut_testkit::sim::{outputs_by_name, Stimulus};
+    use hypermut_testkit::SplitMix64;
 
     use super::*;
-    use crate::sample::SplitMix64;
     use crate::tests::{all, models, parse, SMV_MODEL, VERILOG_MODEL};
 
     const FRAMES: usize = 8;
-
-    fn random_value(ty: Type, rng: &mut SplitMix64, sys: &System) -> Value {
-        match ty {
-            Type::Bool => Value::Bool(rng.next() & 1 == 1),
-            Type::BitVec { width, .. } => Value::bits(width, rng.next()),
-            Type::Enum(e) => {
-                let n = sys.enums.get(e.0 as usize).map_or(1, |t| t.values.len()) as u64;
-                Value::Enum(rng.below(n) as u32)
-            }
-            Type::Int { lo, hi } => Value::Int(lo + rng.below((hi - lo + 1) as u64) as i64),
-        }
-    }
-
-    /// Random inputs per frame, by name, drawn for the interface of `sys`.
-    fn stimulus(sys: &System, rng: &mut SplitMix64) -> Vec<HashMap<String, Value>> {
-        (0..FRAMES)
-            .map(|_| {
-                sys.vars
-                    .iter()
-                    .filter(|v| v.role == Role::Input)
-                    .map(|v| (v.name.clone(), random_value(v.ty, rng, sys)))
-                    .collect()
-            })
-            .collect()
-    }
-
-    /// Outputs per frame by name (`None` if the run fails), with `fixed` initial values.
-    fn run(
-        sys: &System,
-        st: &[HashMap<String, Value>],
-        fixed: &[(&str, Value)],
-    ) -> Option<Vec<Vec<(String, Value)>>> {
-        let frames: Vec<Frame> = st
-            .iter()
-            .map(|ins| {
-                let mut f = Frame::default();
-                for (n, v) in ins {
-                    if let Some(id) = sys.var_by_name(n) {
-                        f.inputs.insert(id, v.clone());
-                    }
-                }
-                f
-            })
-            .collect();
-        let init = fixed
-            .iter()
-            .filter_map(|(n, v)| sys.var_by_name(n).map(|id| (id, v.clone())))
-            .collect();
-        let t = Interpreter::new(sys).run(&init, &frames).ok()?;
-        Some(
-            t.outputs
-                .iter()
-                .map(|o| {
-                    let names = sys.outputs.iter().map(|x| x.name.clone());
-                    names.zip(o.iter().cloned()).collect()
-                })
-                .collect(),
-        )
-    }
 
     #[test]
     fn the_source_differs_only_at_the_range() {
@@ -564,18 +505,18 @@ mod tests {
                     }
                 };
                 for _ in 0..4 {
-                    let st = stimulus(&sys, &mut rng);
+                    let st = Stimulus::random_inputs(&mut rng, &sys, FRAMES);
                     let f = |b: bool| [(sel.as_str(), Value::Bool(b))];
                     assert_eq!(
-                        run(&off, &st, &f(false)),
-                        run(&sys, &st, &[]),
+                        outputs_by_name(&off, &st, &f(false)),
+                        outputs_by_name(&sys, &st, &[]),
                         "{name}: selector off differs from the original for {m:?}\n{}",
                         c.text
                     );
                     if let Some(on) = &on {
                         assert_eq!(
-                            run(on, &st, &f(true)),
-                            run(&mutant, &st, &[]),
+                            outputs_by_name(on, &st, &f(true)),
+                            outputs_by_name(&mutant, &st, &[]),
                             "{name}: selector on differs from the mutant for {m:?}\n{}",
                             c.text
                         );

@@ -1,6 +1,6 @@
 //! Meta-mutants: every mutant of a list in one system, selected by a frozen selector word
 //! `mutsel` (0 = the original, `k` = the `k`-th mutant of the list, counting from 1), as
-//! yosys `mutate -ctrl` does (`method.md` §3, §12.2). One bit-blast then serves every mutant;
+//! yosys `mutate -ctrl` does (`docs/method.md` §3.3). One bit-blast then serves every mutant;
 //! each check fixes the selector.
 
 use std::collections::HashMap;
@@ -142,10 +142,12 @@ fn rebuild_with(
 mod tests {
     use super::*;
     use crate::conditional::conditional;
+    use crate::enumerate;
     use crate::nd::make_controllable;
-    use crate::operators::{enumerate, Operator};
-    use crate::sample::SplitMix64;
+    use crate::operators::Operator;
     use hypermut_ir::{Frame, Interpreter, Trace};
+    use hypermut_testkit::sim::random_value;
+    use hypermut_testkit::{repo, SplitMix64};
     use std::collections::HashMap;
 
     const COUNTER: &str = "-- @output cnt, full
@@ -177,27 +179,9 @@ ASSIGN
         hypermut_smv::parse_smv("m.smv", text).expect("the test model loads")
     }
 
+    /// A bundled SMV model, or `None` (with a `SKIPPED` message) when it cannot be read.
     fn bundled(name: &str) -> Option<System> {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../models/smv")
-            .join(name);
-        let text = std::fs::read_to_string(&path).ok()?;
-        Some(load(&text))
-    }
-
-    /// A random value of type `ty` (a valid code for ranges and enumerations).
-    fn random_value(rng: &mut SplitMix64, sys: &System, ty: Type) -> Value {
-        let width = match ty {
-            Type::Bool => 1,
-            Type::BitVec { width, .. } => width,
-            _ => 64,
-        };
-        let code = match ty.cardinality(&sys.enums) {
-            Some(card) if card > 0 && card < u64::MAX => rng.below(card),
-            _ => rng.next(),
-        };
-        let bits: Vec<bool> = (0..width.min(64)).map(|i| (code >> i) & 1 == 1).collect();
-        Value::from_storage_bits(ty, &bits)
+        repo::model_text(&format!("smv/{name}")).map(|text| load(&text))
     }
 
     /// Outputs, constraint results and (named) state values of a run, so that runs of two
@@ -325,9 +309,8 @@ ASSIGN
     #[test]
     fn meta_equals_each_conditional_mutant_on_bundled_models() {
         for name in ["beverage.smv", "car_alarm.smv"] {
-            match bundled(name) {
-                Some(sys) => agrees_with_conditionals(&sys, 4, 10),
-                None => eprintln!("SKIPPED: models/smv/{name} not found"),
+            if let Some(sys) = bundled(name) {
+                agrees_with_conditionals(&sys, 4, 10);
             }
         }
     }

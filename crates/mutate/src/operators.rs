@@ -1,14 +1,13 @@
-//! Mutation operators on IR expressions that came from source: the operator list, the
-//! [`Mutant`] record and [`enumerate`], which runs every operator family of [`crate::ops`]
-//! and numbers the result.
+//! Mutation operators on IR expressions that came from source: the operator list and the
+//! [`Mutant`] record. [`crate::enumerate`] runs every operator family and numbers the
+//! result; [`Operator::parse_list`] reads a list of operator names.
 
 use serde::{Deserialize, Serialize};
 
-use hypermut_ir::{ExprId, Span, System};
+use hypermut_ir::{ExprId, Span};
 
 pub use crate::edit::{Assoc, Edit, LogicOp};
-use crate::ops;
-use crate::MutateError;
+pub use crate::syntax::Syntax;
 
 /// A mutation operator. The declaration order is the order of mutants at one source
 /// position.
@@ -112,28 +111,6 @@ impl Operator {
             .into_iter()
             .find(|o| o.name().eq_ignore_ascii_case(n))
     }
-
-    /// Parses a comma-separated list of operator names (`ror,aor`; `all` = every operator),
-    /// keeping the order of [`Operator::ALL`] and dropping repetitions.
-    pub fn parse_list(list: &str) -> Result<Vec<Operator>, MutateError> {
-        let mut chosen = Vec::new();
-        for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            if part.eq_ignore_ascii_case("all") {
-                chosen.extend(Operator::ALL);
-                continue;
-            }
-            chosen.push(
-                Operator::from_name(part)
-                    .ok_or_else(|| MutateError::UnknownOperator(part.to_string()))?,
-            );
-        }
-        if chosen.is_empty() {
-            return Err(MutateError::UnknownOperator(list.to_string()));
-        }
-        chosen.sort();
-        chosen.dedup();
-        Ok(chosen)
-    }
 }
 
 /// One first-order mutant: an edit of a single source expression.
@@ -164,31 +141,4 @@ impl Mutant {
     pub fn sites(&self) -> impl Iterator<Item = ExprId> + '_ {
         std::iter::once(self.site).chain(self.extra_sites.iter().copied())
     }
-}
-
-/// The source language a mutated text is written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Syntax {
-    /// NuSMV.
-    Smv,
-    /// Verilog.
-    Verilog,
-}
-
-impl Syntax {
-    /// The language of the file named `name`, by its extension (NuSMV unless Verilog's).
-    pub fn of_file(name: &str) -> Syntax {
-        let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
-        match ext {
-            "v" | "sv" | "vh" | "vl" | "svh" => Syntax::Verilog,
-            _ => Syntax::Smv,
-        }
-    }
-}
-
-/// All mutants of a system by the given operators, with stable ids. Only expressions with
-/// a source span are mutated; every mutant is type-correct, differs textually from the
-/// original, and no two mutants make the same textual edit.
-pub fn enumerate(sys: &System, operators: &[Operator]) -> Vec<Mutant> {
-    ops::enumerate(sys, operators)
 }

@@ -3,7 +3,7 @@
 
 use hypermut_ir::BinOp;
 
-use crate::operators::Syntax;
+use crate::syntax::Syntax;
 
 /// A binary operator family member as written in source (`xnor` is its own operator here,
 /// although the IR lowers it to `<->` or `!(a xor b)`).

@@ -6,10 +6,11 @@
 
 use hypermut_ir::{BinOp, ExprId, ExprKind, System, Type, TypeError};
 
+use super::ctx::{BinText, Ctx};
 use super::equiv::{same, Leaf};
-use super::{BinText, Ctx};
 use crate::edit::{Assoc, Edit, LogicOp};
-use crate::operators::{Operator, Syntax};
+use crate::operators::Operator;
+use crate::syntax::Syntax;
 use crate::text::{paren, precedence, SrcOp};
 
 /// The replacement families: operator and members.

@@ -3,9 +3,10 @@
 
 use hypermut_ir::{ExprId, ExprKind, Span, VarId};
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::edit::Edit;
-use crate::operators::{Operator, Syntax};
+use crate::operators::Operator;
+use crate::syntax::Syntax;
 use crate::text::parse_int;
 
 /// The select of a text ending in `[h:l]` or `[i]`: byte offset of `[` and the indices.

@@ -5,23 +5,11 @@ use std::collections::HashMap;
 
 use hypermut_ir::{BinOp, ExprId, ExprKind, Span, Value};
 
-use super::Ctx;
+use super::ctx::{Branch, Ctx};
 use crate::edit::Edit;
-use crate::operators::{Operator, Syntax};
+use crate::operators::Operator;
+use crate::syntax::Syntax;
 use crate::text::{bool_text, top_tokens};
-
-/// What source construct an `ite` node came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Branch {
-    /// An SMV `case` arm `guard : value;` followed by the rest of the case.
-    SmvCase,
-    /// `c ? a : b`.
-    Ternary,
-    /// A Verilog `if (c) … else …` statement (one node per assigned register).
-    VerilogIf,
-    /// A Verilog `case` item with one label (`label: stmt`).
-    VerilogArm,
-}
 
 fn starts_with_word(text: &str, word: &str) -> bool {
     text.trim_start().strip_prefix(word).is_some_and(|rest| {

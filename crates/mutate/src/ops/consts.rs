@@ -10,9 +10,10 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use hypermut_ir::{ExprId, ExprKind, Type, Value, VarId};
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::edit::Edit;
-use crate::operators::{Operator, Syntax};
+use crate::operators::Operator;
+use crate::syntax::Syntax;
 use crate::text::{bool_text, parse_int};
 
 /// How a bit-vector literal is written.

@@ -3,10 +3,11 @@
 
 use hypermut_ir::{BinOp, ExprId, ExprKind, Type, UnOp, Value};
 
-use super::branches::{branch, is_guard, Branch};
-use super::Ctx;
+use super::branches::{branch, is_guard};
+use super::ctx::{Branch, Ctx};
 use crate::edit::Edit;
-use crate::operators::{Operator, Syntax};
+use crate::operators::Operator;
+use crate::syntax::Syntax;
 use crate::text::{bool_text, is_atomic};
 
 /// Whether a node's text is the expression the node computes (so that replacing the text

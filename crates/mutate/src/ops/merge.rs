@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use hypermut_ir::{ExprId, Span, System};
 
-use super::Candidate;
+use super::ctx::Candidate;
 use crate::edit::Edit;
 use crate::operators::{Mutant, Operator};
 use crate::text::normalise;

@@ -11,9 +11,8 @@
 
 use hypermut_ir::{ExprKind, FileId, Span};
 
-use super::branches::Branch;
-use super::Ctx;
-use crate::operators::Syntax;
+use super::ctx::{Branch, Ctx};
+use crate::syntax::Syntax;
 use crate::text::matching_paren;
 
 /// Byte offsets of every occurrence of keyword `word` (not inside an identifier or a `--`
@@ -58,15 +57,6 @@ pub(crate) fn module_starts(cx: &Ctx) -> Vec<Vec<usize>> {
             Syntax::Verilog => keyword_offsets(&f.text, "module"),
         })
         .collect()
-}
-
-/// The module a position lies in: (file, offset of its module keyword).
-pub(crate) fn module_of(starts: &[Vec<usize>], span: Span) -> (FileId, Option<usize>) {
-    let at = span.start as usize;
-    let m = starts
-        .get(span.file.0 as usize)
-        .and_then(|s| s.partition_point(|k| *k <= at).checked_sub(1).map(|i| s[i]));
-    (span.file, m)
 }
 
 /// The regions of the sources no operator may edit.

@@ -4,9 +4,10 @@ use std::collections::HashSet;
 
 use hypermut_ir::{ExprId, ExprKind, VarId};
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::edit::Edit;
-use crate::operators::{Operator, Syntax};
+use crate::operators::Operator;
+use crate::syntax::Syntax;
 
 /// How many replacement variables `vrr` tries per site (the nearest in declaration order).
 pub(crate) const VRR_PER_SITE: usize = 3;

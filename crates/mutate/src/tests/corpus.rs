@@ -4,34 +4,13 @@
 //! message when the corpus is absent.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+
+use hypermut_testkit::corpus;
 
 use super::all;
 use crate::conditional::conditional;
 use crate::sample::sample;
 use crate::text::normalise;
-
-fn corpus() -> Option<PathBuf> {
-    let p = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus"
-    ));
-    p.is_dir().then_some(p)
-}
-
-fn files(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files(&p, ext, out);
-        } else if p.extension().and_then(|x| x.to_str()) == Some(ext) {
-            out.push(p);
-        }
-    }
-}
 
 /// Models up to this size are checked (keeps the test fast).
 const MAX_BYTES: u64 = 15_000;
@@ -40,13 +19,11 @@ const PER_MODEL: usize = 12;
 
 #[test]
 fn corpus_models_keep_the_invariants() {
-    let Some(root) = corpus() else {
-        eprintln!("skipping: the shared corpus (../shared/corpus) is not available");
+    let Some(root) = corpus::dir("") else {
         return;
     };
-    let mut paths = Vec::new();
-    files(&root.join("smv"), "smv", &mut paths);
-    files(&root.join("verilog"), "v", &mut paths);
+    let mut paths = corpus::files(&root.join("smv"), &["smv"]);
+    paths.extend(corpus::files(&root.join("verilog"), &["v"]));
     paths.sort();
     let mut checked = 0;
     for path in paths {

@@ -7,7 +7,8 @@ mod tables;
 
 use hypermut_ir::System;
 
-use crate::operators::{enumerate, Mutant, Operator};
+use crate::enumerate;
+use crate::operators::{Mutant, Operator};
 
 /// A deterministic SMV model exercising every SMV construct the operators know.
 pub(crate) const SMV_MODEL: &str = "\
@@ -55,8 +56,8 @@ endmodule
 
 /// The bundled models of the repository, read from `models/`.
 pub(crate) fn bundled(name: &str) -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../models/");
-    std::fs::read_to_string(format!("{path}{name}")).expect("bundled model exists")
+    let path = hypermut_testkit::repo::path(&format!("models/{name}"));
+    std::fs::read_to_string(path).expect("bundled model exists")
 }
 
 /// Parses a model by the extension of `name`.

@@ -5,115 +5,16 @@
 
 use std::collections::HashMap;
 
-use hypermut_ir::{ChoiceId, Frame, Interpreter, Role, System, Type, Value, VarId};
+use hypermut_ir::{Frame, Interpreter, Role, System, Type, Value};
+use hypermut_testkit::sim::{outputs_by_name, Stimulus};
+use hypermut_testkit::SplitMix64;
 
 use super::{all, models, parse};
 use crate::conditional::conditional;
 use crate::operators::Mutant;
-use crate::sample::SplitMix64;
 
 const FRAMES: usize = 8;
 const RUNS: usize = 6;
-
-/// A random value of a type.
-fn random_value(ty: Type, rng: &mut SplitMix64, sys: &System) -> Value {
-    match ty {
-        Type::Bool => Value::Bool(rng.next() & 1 == 1),
-        Type::BitVec { width, .. } => Value::bits(width, rng.next()),
-        Type::Enum(e) => {
-            let n = sys.enums.get(e.0 as usize).map_or(1, |t| t.values.len()) as u64;
-            Value::Enum(rng.below(n) as u32)
-        }
-        Type::Int { lo, hi } => {
-            let span = (hi as i128 - lo as i128 + 1) as u64;
-            Value::Int(lo + rng.below(span) as i64)
-        }
-    }
-}
-
-/// One stimulus, by variable name: inputs per frame, choice indices per frame, and free
-/// initial values.
-struct Stimulus {
-    inputs: Vec<HashMap<String, Value>>,
-    choices: Vec<HashMap<u32, u32>>,
-    free_init: HashMap<String, Value>,
-}
-
-fn stimulus(sys: &System, rng: &mut SplitMix64) -> Stimulus {
-    let inputs = (0..FRAMES)
-        .map(|_| {
-            sys.vars
-                .iter()
-                .filter(|v| v.role == Role::Input)
-                .map(|v| (v.name.clone(), random_value(v.ty, rng, sys)))
-                .collect()
-        })
-        .collect();
-    let choices = (0..FRAMES)
-        .map(|_| {
-            sys.choices
-                .iter()
-                .enumerate()
-                .map(|(i, c)| (i as u32, rng.below(u64::from(c.arity.max(1))) as u32))
-                .collect()
-        })
-        .collect();
-    let free_init = sys
-        .vars
-        .iter()
-        .filter(|v| v.role != Role::Input && v.init.is_none())
-        .map(|v| (v.name.clone(), random_value(v.ty, rng, sys)))
-        .collect();
-    Stimulus {
-        inputs,
-        choices,
-        free_init,
-    }
-}
-
-/// Outputs per frame by output name, or `None` if the run failed (e.g. a value left a
-/// variable's range).
-fn run(
-    sys: &System,
-    st: &Stimulus,
-    fixed: &[(VarId, Value)],
-) -> Option<Vec<HashMap<String, Value>>> {
-    let by_name = |n: &str| sys.var_by_name(n);
-    let frames: Vec<Frame> = (0..FRAMES)
-        .map(|k| {
-            let mut f = Frame::default();
-            for (n, v) in &st.inputs[k] {
-                if let Some(id) = by_name(n) {
-                    f.inputs.insert(id, v.clone());
-                }
-            }
-            for (c, i) in &st.choices[k] {
-                f.choices.insert(ChoiceId(*c), *i);
-            }
-            f
-        })
-        .collect();
-    let mut init: HashMap<VarId, Value> = st
-        .free_init
-        .iter()
-        .filter_map(|(n, v)| by_name(n).map(|id| (id, v.clone())))
-        .collect();
-    init.extend(fixed.iter().cloned());
-    let trace = Interpreter::new(sys).run(&init, &frames).ok()?;
-    Some(
-        trace
-            .outputs
-            .iter()
-            .map(|outs| {
-                sys.outputs
-                    .iter()
-                    .zip(outs)
-                    .map(|(o, v)| (o.name.clone(), v.clone()))
-                    .collect()
-            })
-            .collect(),
-    )
-}
 
 /// The model text with the mutant's edit applied.
 fn edited_source(text: &str, m: &Mutant) -> String {
@@ -147,17 +48,18 @@ fn conditional_mutants_select_original_or_edited_behaviour() {
             } else {
                 None
             };
+            let sel = cm.system.var(cm.mut_var).name.as_str();
             for _ in 0..RUNS {
-                let st = stimulus(&sys, &mut rng);
-                let original = run(&sys, &st, &[]);
-                let off = run(&cm.system, &st, &[(cm.mut_var, Value::Bool(false))]);
+                let st = Stimulus::random(&mut rng, &sys, FRAMES);
+                let original = outputs_by_name(&sys, &st, &[]);
+                let off = outputs_by_name(&cm.system, &st, &[(sel, Value::Bool(false))]);
                 assert_eq!(
                     off, original,
                     "{name}: mut = 0 differs from the original for {m:?}"
                 );
                 if let Some(e) = &edited {
-                    let on = run(&cm.system, &st, &[(cm.mut_var, Value::Bool(true))]);
-                    let expected = run(e, &st, &[]);
+                    let on = outputs_by_name(&cm.system, &st, &[(sel, Value::Bool(true))]);
+                    let expected = outputs_by_name(e, &st, &[]);
                     assert_eq!(
                         on, expected,
                         "{name}: mut = 1 differs from the edited source for {m:?}"
@@ -183,10 +85,11 @@ fn some_mutants_change_behaviour() {
     let mut differing = 0;
     for m in &ms {
         let cm = conditional(&sys, m).expect("conditional");
+        let sel = cm.system.var(cm.mut_var).name.as_str();
         let differs = (0..RUNS).any(|_| {
-            let st = stimulus(&sys, &mut rng);
-            run(&cm.system, &st, &[(cm.mut_var, Value::Bool(false))])
-                != run(&cm.system, &st, &[(cm.mut_var, Value::Bool(true))])
+            let st = Stimulus::random(&mut rng, &sys, FRAMES);
+            outputs_by_name(&cm.system, &st, &[(sel, Value::Bool(false))])
+                != outputs_by_name(&cm.system, &st, &[(sel, Value::Bool(true))])
         });
         differing += usize::from(differs);
     }

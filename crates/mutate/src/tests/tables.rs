@@ -8,7 +8,8 @@ use std::collections::HashSet;
 use hypermut_ir::{BinOp, ExprKind, Output, Role, Span, System, Type};
 
 use super::{all, models, parse, SMV_MODEL, VERILOG_MODEL};
-use crate::operators::{enumerate, Mutant, Operator};
+use crate::enumerate;
+use crate::operators::{Mutant, Operator};
 use crate::text::normalise;
 use crate::MutateError;
 
