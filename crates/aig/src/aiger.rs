@@ -1,4 +1,4 @@
-//! AIGER 1.9 reading and writing (`shared/docs/formats.md` §1).
+//! AIGER 1.9 reading and writing (`docs/formats.md` §9).
 //!
 //! Tokens and the binary delta coding are handled by the `flussab-aiger` crate; this module
 //! converts between its representation and our [`Aig`], checks the structure
@@ -22,25 +22,15 @@
 
 mod header;
 mod legacy;
+mod properties;
 mod read;
 mod trailer;
 mod write;
 
 pub use legacy::{legacy_aig, LEGACY_CONSTRAINT_LATCH};
+pub use properties::{safety_properties, single_property, PropertyError};
 pub use read::read_aiger;
 pub use write::{write_aiger, write_aiger_with, AigerFormat, WriteOptions};
-
-use crate::{Aig, Named};
-
-/// The safety properties of `aig` as checkers see them: the bad-state properties, or the
-/// outputs when the file has no bad section (formats.md §1.8, like `aigsim -m`).
-pub fn safety_properties(aig: &Aig) -> &[Named] {
-    if aig.bad.is_empty() {
-        &aig.outputs
-    } else {
-        &aig.bad
-    }
-}
 
 #[cfg(test)]
 mod corpus_tests;

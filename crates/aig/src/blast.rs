@@ -6,9 +6,9 @@
 //!
 //! * IR inputs become AIG inputs (created first, in IR order, bit 0 first), state and frozen
 //!   variables become latches (in IR order). A 1-bit variable's AIG object is named like the
-//!   variable, a wider one's bits `name[i]` (`formats.md` §1.6).
+//!   variable, a wider one's bits `name[i]` (`docs/formats.md` §9.3).
 //! * Constant initial values become latch resets, a missing one [`Reset::Free`]. A
-//!   non-constant initial value uses the `started` construction (`formats.md` §1.4): one
+//!   non-constant initial value uses the `started` construction (`docs/formats.md` §9.2): one
 //!   shared zero-reset latch `started` with next = 1, and the value read in a frame is
 //!   `started ? latch : init`.
 //! * Every IR output becomes AIG outputs (expression representation). Constraints become AIG
@@ -20,17 +20,21 @@
 //!   spare codes gets a constraint `domain <name>` that its stored code is a value of the type.
 
 mod encode;
+mod error;
 mod exprs;
 mod words;
 
 #[cfg(test)]
-mod testgen;
+mod interp_agreement;
+#[cfg(test)]
+mod random_system;
 #[cfg(test)]
 mod tests;
 
 use hypermut_ir::{ConstraintKind, ExprId, Role, System, Type, VarId};
 
 pub use encode::{decode, Repr};
+pub use error::BlastError;
 
 use crate::graph::{Aig, Lit, Named, Reset};
 use exprs::{Slot, Translator};
@@ -90,75 +94,6 @@ pub struct Blasted {
     pub outputs: Vec<OutputBits>,
     /// The `started` latch (false exactly in frame 0), when the system needs one.
     pub started: Option<Lit>,
-}
-
-/// Why a system cannot be bit-blasted.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum BlastError {
-    /// A nondeterministic choice is left; the nd transformation turns choices into inputs.
-    #[error(
-        "{at}: nondeterministic choice #{site} must be turned into an input before bit-blasting"
-    )]
-    Choice {
-        /// Where it occurs.
-        at: String,
-        /// The choice site.
-        site: u32,
-    },
-    /// A state variable without next-state function.
-    #[error("state variable `{var}` has no next-state function (give it an input first)")]
-    FreeNext {
-        /// The variable.
-        var: String,
-    },
-    /// `next(v)` outside a transition constraint.
-    #[error("{at}: next() is only allowed in transition constraints")]
-    NextOutsideTrans {
-        /// Where it occurs.
-        at: String,
-    },
-    /// `next(v)` of a variable that has no next-state function (an input).
-    #[error("{at}: next({var}) is undefined: `{var}` has no next-state function")]
-    NextUndefined {
-        /// Where it occurs.
-        at: String,
-        /// The variable.
-        var: String,
-    },
-    /// Initial values that depend on each other.
-    #[error("the initial value of `{var}` depends on itself")]
-    CyclicInit {
-        /// A variable on the cycle.
-        var: String,
-    },
-    /// An ill-typed expression, an unencodable type or an oversized width.
-    #[error("{at}: {detail}")]
-    Type {
-        /// Where it occurs.
-        at: String,
-        /// What is wrong.
-        detail: String,
-    },
-    /// A constant initial value outside the variable's type.
-    #[error("initial value {value} of `{var}` is outside its type {ty}")]
-    InitOutOfRange {
-        /// The variable.
-        var: String,
-        /// The value.
-        value: String,
-        /// The variable's type.
-        ty: String,
-    },
-    /// A reference to an expression or variable that does not exist.
-    #[error("{at}: reference to unknown {what} #{index}")]
-    Dangling {
-        /// Where it occurs.
-        at: String,
-        /// `expression` or `variable`.
-        what: &'static str,
-        /// The dangling index.
-        index: u32,
-    },
 }
 
 /// AIG name of bit `i` of an object `name` with `width` bits.

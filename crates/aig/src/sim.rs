@@ -127,7 +127,7 @@ fn parse_property(name: &str) -> Option<Property> {
 /// * The initial state has one value per latch and agrees with constant resets (`x` is
 ///   allowed); every input vector has one value per input; `x` is grounded to 0.
 /// * `b<i>` refers to bad property i, or to output i when the circuit has no bad section
-///   (formats.md §1.8). It must hold in some frame k with every constraint true in frames
+///   (docs/formats.md §9.4). It must hold in some frame k with every constraint true in frames
 ///   0..=k (`c U (c ∧ b)`); the first such k is the result. Frames after k are not looked at.
 /// * `j<i>`: the state after the last vector must equal the state of an earlier frame l, and
 ///   in frames l..=depth every literal of justice property i and every fairness constraint

@@ -1,4 +1,4 @@
-//! The HWMCC / AIGER 1.9 witness text format (formats.md §2.1).
+//! The HWMCC / AIGER 1.9 witness text format (`docs/formats.md` §7.1).
 //!
 //! ```text
 //! 1          status: 1 = property violated (0 = holds, 2 = unknown)
@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn formats_md_example_reads_and_writes() {
-        // formats.md §2.1: `1`, `b0`, `0`, `1`, `1`, `.` for cnt1e.aag.
+        // docs/formats.md §7.3: `1`, `b0`, `0`, `1`, `1`, `.` for cnt1e.aag.
         let text = "1\nb0\n0\n1\n1\n.\n";
         assert_eq!(read_witness(text, 1, 1), Ok(vec![cnt1e()]));
         assert_eq!(write_witness(&cnt1e()), text);

@@ -1,6 +1,8 @@
 //! Reading and round trips over the shared AIGER corpus, plus hand-checked small files.
 
-use super::test_support::{corpus_files, read_file, same_behaviour};
+use hypermut_testkit::corpus::aiger_files;
+
+use super::test_support::{read_file, same_behaviour};
 use super::{read_aiger, write_aiger, AigerFormat};
 use crate::sim::simulate;
 use crate::{Aig, Reset};
@@ -27,7 +29,7 @@ fn reread(bytes: &[u8], what: &str) -> Aig {
 /// ASCII and binary forms keep counts and behaviour.
 #[test]
 fn every_corpus_file_round_trips() {
-    let files = corpus_files("");
+    let files = aiger_files("");
     for f in &files {
         let name = f.display().to_string();
         let a = read_file(f);
@@ -75,7 +77,7 @@ fn every_corpus_file_round_trips() {
 fn canonical_binary_files_are_reproduced_exactly() {
     let files: Vec<_> = ["hwmcc08", "hwmcc19"]
         .iter()
-        .flat_map(|d| corpus_files(d))
+        .flat_map(|d| aiger_files(d))
         .filter(|f| f.extension().is_some_and(|e| e == "aig"))
         .collect();
     for f in &files {
@@ -94,7 +96,7 @@ fn canonical_binary_files_are_reproduced_exactly() {
 /// written back canonically: only the header changes.
 #[test]
 fn trailing_zero_header_field_is_dropped() {
-    let Some(f) = corpus_files("mchyper/alternation-free_2015/i2c")
+    let Some(f) = aiger_files("mchyper/alternation-free_2015/i2c")
         .into_iter()
         .next()
     else {
@@ -110,7 +112,7 @@ fn trailing_zero_header_field_is_dropped() {
 }
 
 fn examples(name: &str) -> Option<Aig> {
-    let f = corpus_files("aiger-examples")
+    let f = aiger_files("aiger-examples")
         .into_iter()
         .find(|f| f.file_name().is_some_and(|n| n == name))?;
     Some(read_file(&f))
@@ -171,7 +173,7 @@ fn cnt1_with_bad_but_no_and_gate_is_read() {
     );
 }
 
-/// cnt1e.aag in binary is the byte sequence given in formats.md §1.5.
+/// cnt1e.aag in binary is the byte sequence given in docs/formats.md §9.8.
 #[test]
 fn cnt1e_binary_matches_formats_md() {
     let Some(a) = examples("cnt1e.aag") else {

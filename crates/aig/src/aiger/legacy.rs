@@ -1,6 +1,6 @@
 //! The old 5-field AIGER format: properties as outputs, constraints folded in.
 
-use super::safety_properties;
+use super::properties::safety_properties;
 use crate::{Aig, Named, Reset};
 
 /// Name of the latch that [`legacy_aig`] adds to remember a constraint violation.
@@ -12,7 +12,7 @@ pub const LEGACY_CONSTRAINT_LATCH: &str = "legacy.constraint_failed";
 ///
 /// Invariant constraints cannot be expressed in the old format, so they are folded into the
 /// properties. A bad state at frame k counts only if every constraint held in frames 0..=k
-/// (AIGER's `c U (c ∧ b)`, formats.md §1.7). One latch named [`LEGACY_CONSTRAINT_LATCH`],
+/// (AIGER's `c U (c ∧ b)`, docs/formats.md §9.4). One latch named [`LEGACY_CONSTRAINT_LATCH`],
 /// reset 0, records whether a constraint failed in an earlier frame:
 ///
 /// * `failed' = failed ∨ ¬(c₁ ∧ … ∧ cₙ)`
@@ -108,7 +108,7 @@ mod tests {
         assert_eq!(l.outputs, [named(b, "kill")]);
         assert!(l.bad.is_empty() && l.justice.is_empty() && l.fairness.is_empty());
         assert_eq!(l.latches.len(), 0);
-        // Without bad properties the outputs are the properties (formats.md §1.8).
+        // Without bad properties the outputs are the properties (docs/formats.md §9.4).
         g.bad.clear();
         assert_eq!(legacy_aig(&g).outputs, [named(a, "o")]);
     }

@@ -2,28 +2,19 @@
 //! witnesses on the legacy files. Each test skips (with a message) when its tool is missing.
 
 use std::path::Path;
-use std::process::Command;
 
-use super::test_support::{corpus_files, read_file, tool};
+use hypermut_testkit::corpus::aiger_files;
+use hypermut_testkit::pyaiger::{output_traces, PyCase};
+use hypermut_testkit::{abc, have, tools};
+
+use super::test_support::read_file;
 use super::{legacy_aig, safety_properties, write_aiger, write_aiger_with, AigerFormat};
 use super::{WriteOptions, LEGACY_CONSTRAINT_LATCH};
 use crate::sim::{check_witness, search_witness, simulate};
 use crate::{read_aiger, read_witness, Aig, Named, Reset, Witness};
 
-const PYAIGER: &str = "/opt/anchors/pyaiger-venv/bin/python";
-
 fn temp_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")
-}
-
-fn run(cmd: &mut Command) -> (bool, String) {
-    let out = cmd.output().expect("the tool starts");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), text)
 }
 
 /// ABC cannot read justice/fairness ("liveness … not supported") and aborts on a network
@@ -41,7 +32,7 @@ fn written_examples(dir: &Path, format: AigerFormat) -> Vec<(String, Aig, std::p
         AigerFormat::Ascii => "aag",
     };
     let mut out = Vec::new();
-    for f in corpus_files("aiger-examples") {
+    for f in aiger_files("aiger-examples") {
         let a = read_file(&f);
         let stem = f
             .file_stem()
@@ -66,9 +57,9 @@ fn written_examples(dir: &Path, format: AigerFormat) -> Vec<(String, Aig, std::p
 
 #[test]
 fn abc_reads_our_binary_files() {
-    let Some(abc) = tool("berkeley-abc") else {
+    if !have(abc::ABC) {
         return;
-    };
+    }
     let dir = temp_dir();
     let mut checked = 0;
     for (name, a, path) in written_examples(dir.path(), AigerFormat::Binary) {
@@ -76,12 +67,9 @@ fn abc_reads_our_binary_files() {
             eprintln!("ABC: skipping {name} (justice/fairness or empty network)");
             continue;
         }
-        let script = format!("read {}; print_stats", path.display());
-        let (_, text) = run(Command::new(&abc).arg("-c").arg(&script));
-        assert!(
-            text.contains("i/o =") && !text.contains("Error") && !text.contains("Cannot"),
-            "ABC on {name}:\n{text}"
-        );
+        if let Err(text) = abc::read_stats(&path) {
+            panic!("ABC on {name}:\n{text}");
+        }
         checked += 1;
     }
     eprintln!("ABC read {checked} files");
@@ -89,9 +77,9 @@ fn abc_reads_our_binary_files() {
 
 #[test]
 fn yosys_reads_our_files() {
-    let Some(yosys) = tool("yosys") else {
+    if !have("yosys") {
         return;
-    };
+    }
     let dir = temp_dir();
     let mut checked = 0;
     for format in [AigerFormat::Binary, AigerFormat::Ascii] {
@@ -101,8 +89,7 @@ fn yosys_reads_our_files() {
                 eprintln!("yosys: skipping {name} (justice/fairness)");
                 continue;
             }
-            let script = format!("read_aiger {}", path.display());
-            let (ok, text) = run(Command::new(&yosys).arg("-q").arg("-p").arg(&script));
+            let (ok, text) = tools::yosys(&format!("read_aiger {}", path.display()));
             assert!(ok, "yosys on {name}:\n{text}");
             checked += 1;
         }
@@ -114,53 +101,31 @@ fn yosys_reads_our_files() {
 /// and returns the value of the output named `output` in every frame. `None` if py-aiger is
 /// not installed.
 fn pyaiger_outputs(file: &Path, a: &Aig, w: &Witness, output: &str) -> Option<Vec<bool>> {
-    if !Path::new(PYAIGER).is_file() {
-        eprintln!("skipping: py-aiger venv not found at {PYAIGER}");
-        return None;
-    }
-    let bit = |v: &Option<bool>| if v.unwrap_or(false) { "True" } else { "False" };
-    let latches: Vec<String> = a
+    let latches = a
         .latches
         .iter()
         .zip(&w.init)
         .map(|(l, v)| {
             let v = match l.reset {
-                Reset::Zero => "False",
-                Reset::One => "True",
-                Reset::Free => bit(v),
+                Reset::Zero => false,
+                Reset::One => true,
+                Reset::Free => v.unwrap_or(false),
             };
-            format!("{:?}: {v}", l.name)
+            (l.name.clone(), v)
         })
         .collect();
-    let inputs: Vec<String> = w
-        .inputs
-        .iter()
-        .map(|vec| {
-            let pairs: Vec<String> = a
-                .inputs
-                .iter()
-                .zip(vec)
-                .map(|(i, v)| format!("{:?}: {}", i.name, bit(v)))
-                .collect();
-            format!("{{{}}}", pairs.join(", "))
-        })
-        .collect();
-    let script = format!(
-        "import aiger, sys\n\
-         c = aiger.load(sys.argv[1])\n\
-         res = c.simulate([{}], latches={{{}}})\n\
-         print(' '.join('1' if r[0][{output:?}] else '0' for r in res))\n",
-        inputs.join(", "),
-        latches.join(", "),
-    );
-    let (ok, text) = run(Command::new(PYAIGER).arg("-c").arg(&script).arg(file));
-    assert!(
-        ok,
-        "py-aiger failed on {}:\n{text}\nscript:\n{script}",
-        file.display()
-    );
-    let line = text.lines().last().unwrap_or_default();
-    Some(line.split_whitespace().map(|b| b == "1").collect())
+    let case = PyCase {
+        file: file.to_path_buf(),
+        latches,
+        inputs: a.inputs.iter().map(|i| i.name.clone()).collect(),
+        output: output.to_string(),
+        frames: w
+            .inputs
+            .iter()
+            .map(|f| f.iter().map(|v| v.unwrap_or(false)).collect())
+            .collect(),
+    };
+    output_traces(&[case]).map(|mut traces| traces.remove(0))
 }
 
 /// Writes the legacy file of `a` with names for everything and checks that py-aiger sees
@@ -210,15 +175,15 @@ fn pyaiger_confirms_the_cnt1e_witness() {
         b"aag 5 1 1 0 3 1\n2\n4 10\n4\n6 5 3\n8 4 2\n10 9 7\nb0 AIGER_NEVER\n",
         "cnt1e.aag",
     )
-    .expect("formats.md §1.5");
-    let ws = read_witness("1\nb0\n0\n1\n1\n.\n", 1, 1).expect("formats.md §2.1");
+    .expect("docs/formats.md §9.8");
+    let ws = read_witness("1\nb0\n0\n1\n1\n.\n", 1, 1).expect("docs/formats.md §7.3");
     confirm_with_pyaiger(&a, &ws[0], 0, "cnt1e");
 }
 
 #[test]
 fn pyaiger_confirms_searched_witnesses() {
     let mut found = 0;
-    for f in corpus_files("aiger-examples") {
+    for f in aiger_files("aiger-examples") {
         let a = read_file(&f);
         if !a.justice.is_empty() {
             continue;

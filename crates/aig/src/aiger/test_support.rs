@@ -1,62 +1,10 @@
-//! Helpers for tests: the shared corpus, external tools, and simulation comparisons.
+//! Helpers for tests: reading corpus files and simulation comparisons (the corpus itself
+//! and the external tools are found with `hypermut-testkit`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::sim::simulate;
 use crate::Aig;
-
-/// `shared/` next to the repository, or `None` (with a message) when it is absent.
-pub(crate) fn shared_dir() -> Option<PathBuf> {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared"));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        eprintln!("skipping: shared corpus not found at {}", dir.display());
-        None
-    }
-}
-
-/// All `.aag` / `.aig` files below `shared/corpus/aiger/<sub>`, sorted; empty (with a
-/// message) when the corpus is absent.
-pub(crate) fn corpus_files(sub: &str) -> Vec<PathBuf> {
-    let Some(shared) = shared_dir() else {
-        return Vec::new();
-    };
-    let root = shared.join("corpus/aiger").join(sub);
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if matches!(p.extension().and_then(|x| x.to_str()), Some("aag" | "aig")) {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    if out.is_empty() {
-        eprintln!("skipping: no AIGER files under shared/corpus/aiger/{sub}");
-    }
-    out
-}
-
-/// The full path of `name` on `PATH`, or `None` (with a message).
-pub(crate) fn tool(name: &str) -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join(name))
-            .find(|p| p.is_file())
-    });
-    if found.is_none() {
-        eprintln!("skipping: `{name}` is not on PATH");
-    }
-    found
-}
 
 /// Reads a corpus file with our reader, panicking with the error (test helper).
 pub(crate) fn read_file(path: &Path) -> Aig {

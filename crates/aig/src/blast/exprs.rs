@@ -5,8 +5,8 @@
 use hypermut_ir::{BinOp, ExprId, ExprKind, Role, System, Type, UnOp, VarId};
 
 use super::encode::{self, Layout};
+use super::error::BlastError;
 use super::words::{self, Bits, Shift};
-use super::BlastError;
 use crate::graph::{Aig, Lit};
 
 /// Where the bits of a variable come from.

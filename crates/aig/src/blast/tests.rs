@@ -9,7 +9,10 @@ use hypermut_ir::{
 };
 use proptest::prelude::*;
 
-use super::testgen::{differential, eval_frame, initial_latches, lit, random_system, storage};
+use super::interp_agreement::{
+    compare_with_interpreter, eval_frame, initial_latches, lit_value, storage_bits,
+};
+use super::random_system::random_system;
 use super::*;
 
 proptest! {
@@ -30,7 +33,7 @@ proptest! {
     ) {
         let depth = std::env::var("BLAST_DEPTH").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
         let sys = random_system(tape, depth);
-        match differential(&sys, 4, &rand) {
+        match compare_with_interpreter(&sys, 4, &rand) {
             Ok(sound) => prop_assume!(sound),
             Err(e) => prop_assert!(false, "{e}\n{sys:#?}"),
         }
@@ -91,11 +94,11 @@ fn exhaustive(sys: &System) {
         let want = interp.outputs(&[], &frame).expect("interpreter evaluates")[0].clone();
         let mut ins = Vec::new();
         for vb in &b.inputs {
-            ins.extend(storage(&frame.inputs[&vb.var], vb.ty, vb.bits.len()));
+            ins.extend(storage_bits(&frame.inputs[&vb.var], vb.ty, vb.bits.len()));
         }
         let val = eval_frame(&b.aig, &[], &ins);
         let o = &b.outputs[0];
-        let bits: Vec<bool> = o.bits.iter().map(|l| lit(&val, *l)).collect();
+        let bits: Vec<bool> = o.bits.iter().map(|l| lit_value(&val, *l)).collect();
         assert_eq!(decode(o.ty, &bits, Repr::Expr), want, "{:?}", frame.inputs);
         // next combination
         let mut k = 0;
@@ -269,9 +272,18 @@ fn constant_init_becomes_latch_resets() {
     let mut seen = Vec::new();
     for _ in 0..4 {
         let val = eval_frame(&b.aig, &latches, &[]);
-        let bits: Vec<bool> = b.outputs[0].bits.iter().map(|l| lit(&val, *l)).collect();
+        let bits: Vec<bool> = b.outputs[0]
+            .bits
+            .iter()
+            .map(|l| lit_value(&val, *l))
+            .collect();
         seen.push(decode(b.outputs[0].ty, &bits, Repr::Expr));
-        latches = b.aig.latches.iter().map(|l| lit(&val, l.next)).collect();
+        latches = b
+            .aig
+            .latches
+            .iter()
+            .map(|l| lit_value(&val, l.next))
+            .collect();
     }
     assert_eq!(b.outputs[0].bits.len(), 4);
     assert_eq!(
@@ -346,12 +358,17 @@ fn started_construction_for_input_dependent_init() {
         let ins: Vec<bool> = (0..3).map(|k| v >> k & 1 == 1).collect();
         let val = eval_frame(&b.aig, &latches, &ins);
         let out = |o: &OutputBits| {
-            let bits: Vec<bool> = o.bits.iter().map(|l| lit(&val, *l)).collect();
+            let bits: Vec<bool> = o.bits.iter().map(|l| lit_value(&val, *l)).collect();
             decode(o.ty, &bits, Repr::Expr)
         };
         ys.push(out(&b.outputs[0]));
         fs.push(out(&b.outputs[1]));
-        latches = b.aig.latches.iter().map(|l| lit(&val, l.next)).collect();
+        latches = b
+            .aig
+            .latches
+            .iter()
+            .map(|l| lit_value(&val, l.next))
+            .collect();
     }
     let bv = |v: u32| Value::bits(3, v);
     assert_eq!(ys, vec![bv(5), bv(6), bv(7), bv(0)]);
@@ -459,7 +476,7 @@ fn domain_constraints_exactly_when_codes_spare() {
         ins[1] = code & 2 == 2;
         let latches = vec![false; b.aig.latches.len()];
         let val = eval_frame(&b.aig, &latches, &ins);
-        assert_eq!(lit(&val, c), code < 3, "code {code}");
+        assert_eq!(lit_value(&val, c), code < 3, "code {code}");
     }
 }
 
@@ -620,11 +637,11 @@ fn errors_quote_source_text() {
     );
 }
 
-/// A deterministic smoke test of `differential` on the hand-written counter.
+/// A deterministic smoke test of `compare_with_interpreter` on the hand-written counter.
 #[test]
 fn differential_smoke() {
     let (s, _) = counter(Some(-3));
-    assert_eq!(differential(&s, 9, &[1, 2, 3]), Ok(true));
+    assert_eq!(compare_with_interpreter(&s, 9, &[1, 2, 3]), Ok(true));
 }
 
 /// The random systems exercise every expression kind, operator and cast class, `next()`
@@ -632,13 +649,8 @@ fn differential_smoke() {
 /// differential test above cannot silently lose coverage.
 #[test]
 fn generator_covers_every_construct() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut rnd = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = hypermut_testkit::XorShift64::from_state(0x9e37_79b9_7f4a_7c15);
+    let mut rnd = move || rng.next_u64();
     let mut seen = std::collections::HashSet::new();
     for _ in 0..300 {
         let len = (rnd() % 300) as usize;
@@ -785,10 +797,14 @@ fn extreme_integer_ranges() {
                 let want = interp.outputs(&[], &frame).unwrap()[0].clone();
                 let mut ins = Vec::new();
                 for vb in &b.inputs {
-                    ins.extend(storage(&frame.inputs[&vb.var], vb.ty, vb.bits.len()));
+                    ins.extend(storage_bits(&frame.inputs[&vb.var], vb.ty, vb.bits.len()));
                 }
                 let val = eval_frame(&b.aig, &[], &ins);
-                let bits: Vec<bool> = b.outputs[0].bits.iter().map(|l| lit(&val, *l)).collect();
+                let bits: Vec<bool> = b.outputs[0]
+                    .bits
+                    .iter()
+                    .map(|l| lit_value(&val, *l))
+                    .collect();
                 assert_eq!(
                     decode(b.outputs[0].ty, &bits, Repr::Expr),
                     want,

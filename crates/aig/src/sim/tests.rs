@@ -1,13 +1,13 @@
+use hypermut_testkit::corpus::aiger_files;
 use proptest::prelude::*;
 
 use super::*;
-use crate::aiger::test_support::corpus_files;
 use crate::{read_aiger, read_witness, write_aiger, AigerFormat};
 
-/// cnt1e.aag as printed in formats.md §1.5 (a latch that flips when the input differs from
+/// cnt1e.aag as printed in docs/formats.md §9.8 (a latch that flips when the input differs from
 /// it; bad = the latch).
 const CNT1E: &[u8] = b"aag 5 1 1 0 3 1\n2\n4 10\n4\n6 5 3\n8 4 2\n10 9 7\nb0 AIGER_NEVER\n";
-/// Its witness from formats.md §2.1.
+/// Its witness from docs/formats.md §7.3.
 const CNT1E_WITNESS: &str = "1\nb0\n0\n1\n1\n.\n";
 
 fn aig(text: &[u8]) -> Aig {
@@ -38,7 +38,7 @@ fn cnt1e_witness_from_formats_md_has_depth_1() {
     assert_eq!(ws.len(), 1);
     assert_eq!(check_witness(&a, &ws[0]), Ok(1));
     // The same with the corpus file itself.
-    if let Some(f) = corpus_files("aiger-examples")
+    if let Some(f) = aiger_files("aiger-examples")
         .into_iter()
         .find(|f| f.ends_with("cnt1e.aag"))
     {
