@@ -5,8 +5,8 @@ use hypermut_aig::Lit;
 use hypermut_ir::System;
 use hypermut_mutate::{conditional, make_controllable, ConditionalMutant, Mutant, NdInput};
 
+use crate::error::HyperError;
 use crate::product::{product, Product};
-use crate::HyperError;
 
 /// Everything built for one mutant: the nd-transformed conditional mutant, its circuit and
 /// the φ1 product.

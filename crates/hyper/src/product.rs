@@ -3,7 +3,7 @@
 use hypermut_aig::blast::Blasted;
 use hypermut_aig::{Aig, Lit, Node};
 
-use crate::HyperError;
+use crate::error::HyperError;
 
 /// The product circuit and how its parts relate to the conditional mutant.
 #[derive(Clone, Debug)]
@@ -114,7 +114,7 @@ pub fn product(c: &Blasted, selector: Lit) -> Result<Product, HyperError> {
     }
     // A constraint the mutation does not touch restricts both copies alike: an AIGER
     // constraint. One it touches must not cut a copy silently (that would drop exactly the
-    // behaviour that distinguishes the mutant, `method.md` §8.4): each copy gets a sticky
+    // behaviour that distinguishes the mutant, `docs/method.md` §5.3): each copy gets a sticky
     // `blocked` flag, and the two flags are compared like outputs.
     let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
     for c in &g.constraints {

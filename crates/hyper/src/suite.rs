@@ -1,4 +1,4 @@
-//! Test-suite reduction (`method.md` §7.2, §12.3): removal of tests whose stimulus is a
+//! Test-suite reduction (`docs/method.md` §9.2–§9.4): removal of tests whose stimulus is a
 //! prefix of another's, the kill matrix (tests × mutants, filled by replaying every test on
 //! the meta-mutant, [`MetaCircuit`]), greedy set cover, and the check that the mutation
 //! score does not change.
@@ -87,7 +87,7 @@ impl KillMatrix {
     }
 }
 
-/// Greedy set cover over the `candidates` rows (`method.md` §12.3, as in 004): repeatedly
+/// Greedy set cover over the `candidates` rows (`docs/method.md` §9.4): repeatedly
 /// take the test that kills the most mutants not killed yet (the first such test on ties)
 /// until no test adds a kill. The result kills exactly what all candidates kill.
 pub fn greedy_set_cover(m: &KillMatrix, candidates: &[usize]) -> Vec<usize> {

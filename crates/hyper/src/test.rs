@@ -9,7 +9,7 @@ use hypermut_aig::Witness;
 use hypermut_ir::{Frame, Interpreter, Value, VarId};
 use hypermut_mutate::{ConditionalMutant, NdInput};
 
-use crate::HyperError;
+use crate::error::HyperError;
 
 /// One step of a test: what to apply and what the original must answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,7 +110,7 @@ pub fn extract_test(
     };
     let (orig, mutant) = (run(false)?, run(true)?);
     // The first frame where the two differ: a constraint that holds in one copy only (that
-    // copy cannot take this step, `method.md` §8.4), or an output with both copies able to.
+    // copy cannot take this step, `docs/method.md` §5.3), or an output with both copies able to.
     let differs = |k: usize| {
         orig.constraints_ok[k] != mutant.constraints_ok[k]
             || (orig.constraints_ok[k] && orig.outputs[k] != mutant.outputs[k])

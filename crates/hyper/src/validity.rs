@@ -7,7 +7,7 @@ use hypermut_aig::{Aig, Named};
 use hypermut_ir::Role;
 use hypermut_mutate::ConditionalMutant;
 
-use crate::HyperError;
+use crate::error::HyperError;
 
 /// A combinational circuit with one bad property per checked assignment; bad `k` holds for a
 /// state and input in which the selected copy assigns a value outside the variable's range.

@@ -9,7 +9,7 @@ use hypermut_ir::EnumType;
 use hypermut_mutate::{make_controllable, MetaMutant};
 
 use super::text::parse_value;
-use crate::HyperError;
+use crate::error::HyperError;
 
 /// Lanes per simulation pass.
 const LANES: usize = 64;
@@ -21,7 +21,7 @@ pub struct Kill {
     /// constraint of both holding up to that frame), or in some frame the constraints hold
     /// for one of them only.
     pub strong: bool,
-    /// Some output or some latch (the maximum oracle, `method.md` §12.4) differs.
+    /// Some output or some latch (the maximum oracle, `docs/method.md` §4.4) differs.
     pub weak: bool,
 }
 
@@ -200,7 +200,7 @@ impl MetaCircuit {
                 ok &= lit(&values, c.lit);
             }
             // A lane whose constraints decide this step differently from the original's is
-            // killed (one side cannot take the step, `method.md` §8.4); after a step that
+            // killed (one side cannot take the step, `docs/method.md` §5.3); after a step that
             // either side cannot take, the lane is out of the run.
             let blocked_diff = ok ^ broadcast(ok);
             let both_ok = ok & broadcast(ok);

@@ -1,9 +1,9 @@
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
-use hypermut_ir::{Frame, Interpreter, Role, System, Type, Value, VarId};
-use hypermut_mutate::{
-    conditional, enumerate, make_controllable, meta_mutant, Operator, SplitMix64,
-};
+use hypermut_ir::{Frame, Role, System, Value, VarId};
+use hypermut_mutate::{conditional, enumerate, make_controllable, meta_mutant, Operator};
+use hypermut_testkit::sim::{random_value, selector_kills};
+use hypermut_testkit::{repo, SplitMix64};
 
 use super::*;
 
@@ -107,26 +107,10 @@ fn greedy_cover_against_brute_force_on_random_matrices() {
     );
 }
 
+/// A bundled SMV model, or `None` (with a `SKIPPED` message) when it cannot be read.
 fn bundled(name: &str) -> Option<System> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../models/smv")
-        .join(name);
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = repo::model_text(&format!("smv/{name}"))?;
     hypermut_smv::parse_smv(name, &text).ok()
-}
-
-fn random_value(rng: &mut SplitMix64, sys: &System, ty: Type) -> Value {
-    let width = match ty {
-        Type::BitVec { width, .. } => width.min(64),
-        Type::Bool => 1,
-        _ => 64,
-    };
-    let code = match ty.cardinality(&sys.enums) {
-        Some(c) if c > 0 && c < u64::MAX => rng.below(c),
-        _ => rng.next(),
-    };
-    let bits: Vec<bool> = (0..width).map(|i| code >> i & 1 == 1).collect();
-    Value::from_storage_bits(ty, &bits)
 }
 
 /// Strong kill of one conditional mutant by a stimulus, in the word-level interpreter
@@ -156,25 +140,8 @@ fn interp_kill(
             fr
         })
         .collect();
-    let i = Interpreter::new(s);
-    let run = |b: bool| {
-        i.run(&HashMap::from([(cm.mut_var, Value::Bool(b))]), &frames)
-            .ok()
-    };
-    let (a, b) = (run(false)?, run(true)?);
-    for k in 0..frames.len() {
-        // A step only one side's constraints allow kills (`method.md` §8.4).
-        if a.constraints_ok[k] != b.constraints_ok[k] {
-            return Some(true);
-        }
-        if !a.constraints_ok[k] {
-            return Some(false);
-        }
-        if a.outputs[k] != b.outputs[k] {
-            return Some(true);
-        }
-    }
-    Some(false)
+    // A step only one side's constraints allow kills (`docs/method.md` §5.3).
+    selector_kills(s, cm.mut_var, &frames)
 }
 
 /// Replaying random stimuli on the meta circuit gives, for every mutant, the strong kill the
@@ -221,9 +188,8 @@ fn meta_replay_matches_interpreter(sys: &System, runs: usize, steps: usize) {
 #[test]
 fn meta_replay_matches_interpreter_on_bundled_models() {
     for name in ["counter.smv", "beverage.smv", "car_alarm.smv"] {
-        match bundled(name) {
-            Some(sys) => meta_replay_matches_interpreter(&sys, 6, 12),
-            None => eprintln!("SKIPPED: models/smv/{name} not found"),
+        if let Some(sys) = bundled(name) {
+            meta_replay_matches_interpreter(&sys, 6, 12);
         }
     }
 }
@@ -231,7 +197,6 @@ fn meta_replay_matches_interpreter_on_bundled_models() {
 #[test]
 fn replay_rejects_unknown_inputs_and_codes() {
     let Some(sys) = bundled("counter.smv") else {
-        eprintln!("SKIPPED: models/smv/counter.smv not found");
         return;
     };
     let ms = enumerate(&sys, &Operator::ALL);
