@@ -10,10 +10,11 @@ use hypermut_aig::{Aig, Lit, Reset, Witness};
 use rustsat::solvers::{SolveIncremental, SolverResult};
 
 use crate::backend::{default_solver, DefaultSolver};
+use crate::engine::Engine;
 use crate::limits::Limits;
-use crate::outcome::{checked_witness, trivial_verdict};
+use crate::reduced_verdict::{checked_witness, trivial_verdict};
 use crate::unroll::{InitMode, UnrollError, Unroller};
-use crate::{Engine, Verdict};
+use crate::verdict::Verdict;
 
 /// Errors of a bounded check.
 #[derive(Debug, thiserror::Error)]
@@ -245,11 +246,12 @@ pub(crate) fn witness<S: SolveIncremental>(
 mod tests {
     use super::*;
     use crate::testutil::{
-        abc_available, abc_bmc3, assert_witness_valid, random_aig, shortest_depth,
-        without_free_latches, write_binary_aiger, Rng, Shape,
+        assert_witness_valid, random_aig, shortest_depth, without_free_latches,
+        write_binary_aiger, Rng, Shape,
     };
     use crate::Certificate;
     use hypermut_aig::Named;
+    use hypermut_testkit::{abc, have};
 
     fn named(lit: Lit) -> Named {
         Named {
@@ -532,8 +534,7 @@ mod tests {
     /// them as 0) against ABC's `bmc3`, with constraints folded by ABC's `fold`.
     #[test]
     fn random_aigs_match_abc_bmc3() {
-        if !abc_available() {
-            eprintln!("skipping: berkeley-abc is not on PATH");
+        if !have(abc::ABC) {
             return;
         }
         let dir = tempfile::tempdir().expect("temp dir");
@@ -552,7 +553,11 @@ mod tests {
                 );
                 let path = dir.path().join(format!("r{seed}.aig"));
                 std::fs::write(&path, write_binary_aiger(&h)).expect("write AIGER");
-                assert_eq!(abc_bmc3(&path, 20), ours, "seed {seed}");
+                assert_eq!(
+                    abc::bmc(&path, 20),
+                    abc::Bmc::from_depth(ours),
+                    "seed {seed}"
+                );
                 depths.push(ours);
             }
         }

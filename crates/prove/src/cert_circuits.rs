@@ -44,7 +44,7 @@ fn image(map: &[Lit], l: Lit) -> Lit {
 }
 
 /// The combinational checks of a Certifaiger witness circuit `w` for model `m` (same inputs
-/// and latches by position; formats.md §3.1), each a circuit whose only output must be
+/// and latches by position; `docs/formats.md` §8.2), each a circuit whose only output must be
 /// unsatisfiable: reset and transition equality, property (`¬bad_W ∧ C ⇒ ¬bad_M`), base
 /// (`Init ∧ C ⇒ ¬bad_W`) and step (`¬bad_W ∧ C ∧ T ∧ C′ ⇒ ¬bad_W′`).
 pub fn certificate_miters(m: &Aig, w: &Aig) -> Result<Vec<(&'static str, Aig)>, CircuitShapeError> {

@@ -1,5 +1,5 @@
-//! Checking safety certificates with a solver separate from the engines, and writing them
-//! as Certifaiger-style witness circuits (formats.md §3).
+//! Safety certificates: what a `Safe` verdict carries, checking it with a solver separate
+//! from the engines, and writing it as a Certifaiger-style witness circuit (`docs/formats.md` §8).
 //!
 //! The checks use the generic [`Unroller`] encoding, not the engines' own, so a bug in an
 //! engine's encoding does not hide itself.
@@ -11,7 +11,30 @@ use rustsat::types::Lit as SatLit;
 use crate::backend::default_solver;
 use crate::limits::Limits;
 use crate::unroll::{InitMode, UnrollError, Unroller};
-use crate::Certificate;
+
+/// Evidence that no bad state is reachable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Certificate {
+    /// The bad literal is the constant false.
+    Trivial,
+    /// An inductive invariant in CNF over latch literals: it holds initially, is preserved by
+    /// every transition (under the constraints), and excludes the bad states.
+    Invariant {
+        /// Clauses over positive/negative latch literals of the checked AIG.
+        clauses: Vec<Vec<Lit>>,
+    },
+    /// k-induction: no counterexample of depth below `k`, and every path of `k + 1`
+    /// pairwise different states (over the latches in the cone of influence) that satisfies
+    /// the lemmas and constraints in every frame and avoids bad in its first `k` states
+    /// avoids it in the last one too.
+    KInduction {
+        /// The induction depth.
+        k: usize,
+        /// Clauses over latch literals forming an inductive invariant (without the property)
+        /// that strengthens the induction step.
+        lemmas: Vec<Vec<Lit>>,
+    },
+}
 
 /// Why a certificate was rejected.
 #[derive(Debug, thiserror::Error)]
@@ -315,7 +338,7 @@ fn path_latches(aig: &Aig, roots: &[Lit], lemmas: &[Vec<Lit>]) -> Vec<Lit> {
     out
 }
 
-/// The Certifaiger witness circuit of `cert` (formats.md §3.2): the model with the same
+/// The Certifaiger witness circuit of `cert` (`docs/formats.md` §8.1): the model with the same
 /// inputs, latches, resets and constraints, and the single bad property `bad ∨ ¬Inv`.
 /// Justice and fairness are dropped; the other bad properties too (only `bad[0]` is
 /// certified).

@@ -12,10 +12,11 @@ use rustsat::types::Lit as SatLit;
 
 use crate::backend::default_solver;
 use crate::bmc::{add_frame_with_constraints, roots, witness, BmcError};
+use crate::engine::Engine;
 use crate::limits::Limits;
-use crate::outcome::{run_reduced, Outcome, Proof};
+use crate::reduced_verdict::{run_reduced, Proof, ReducedVerdict};
 use crate::unroll::{InitMode, UnrollError, Unroller};
-use crate::{Engine, Verdict};
+use crate::verdict::Verdict;
 
 /// The k-induction engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,7 +75,7 @@ pub fn kind_search<S, F>(
     simple_path: bool,
     limits: &Limits,
     mut new_solver: F,
-) -> Outcome
+) -> ReducedVerdict
 where
     S: SolveIncremental,
     F: FnMut() -> S,
@@ -89,12 +90,12 @@ where
         &mut reached,
     ) {
         Ok(o) => o,
-        Err(BmcError::Interrupted) => Outcome::Unknown(format!(
+        Err(BmcError::Interrupted) => ReducedVerdict::Unknown(format!(
             "time limit reached (k-induction: no counterexample up to depth {reached}, \
              not {}-inductive)",
             reached + 1
         )),
-        Err(e) => Outcome::Unknown(format!("k-induction failed: {e}")),
+        Err(e) => ReducedVerdict::Unknown(format!("k-induction failed: {e}")),
     }
 }
 
@@ -105,7 +106,7 @@ fn search<S, F>(
     limits: &Limits,
     new_solver: &mut F,
     reached: &mut usize,
-) -> Result<Outcome, BmcError>
+) -> Result<ReducedVerdict, BmcError>
 where
     S: SolveIncremental,
     F: FnMut() -> S,
@@ -132,7 +133,12 @@ where
         add_frame_with_constraints(&mut base, &mut base_solver, aig)?;
         let b = base.lit(k, bad)?;
         if solve(&mut base_solver, &[b])? {
-            return Ok(Outcome::Unsafe(witness(&base, &base_solver, aig, k)?));
+            return Ok(ReducedVerdict::Unsafe(witness(
+                &base,
+                &base_solver,
+                aig,
+                k,
+            )?));
         }
         base_solver.add_unit(!b).map_err(solver_err)?;
         *reached = k;
@@ -144,7 +150,7 @@ where
         let target = step.lit(k + 1, bad)?;
         loop {
             if !solve(&mut step_solver, &[target])? {
-                return Ok(Outcome::Safe(Proof::KInduction(k + 1)));
+                return Ok(ReducedVerdict::Safe(Proof::KInduction(k + 1)));
             }
             if !simple_path {
                 break;
@@ -162,7 +168,7 @@ where
             forbidden.push(pair);
         }
     }
-    Ok(Outcome::Unknown(format!(
+    Ok(ReducedVerdict::Unknown(format!(
         "no counterexample up to depth {max_k} and not {}-inductive",
         max_k + 1
     )))

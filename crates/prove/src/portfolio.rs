@@ -7,10 +7,11 @@ use std::time::Duration;
 use hypermut_aig::Aig;
 
 use crate::bmc::Bmc;
+use crate::engine::Engine;
 use crate::ic3::{Ic3, Ic3Options};
 use crate::kind::Kind;
 use crate::limits::Limits;
-use crate::{Engine, Verdict};
+use crate::verdict::Verdict;
 
 /// An engine of a portfolio.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,9 +10,11 @@ use std::time::{Duration, Instant};
 use hypermut_aig::{check_witness, write_aiger, Aig, AigerFormat, Lit, Named, Reset};
 
 use crate::cert_circuits::certificate_miters;
+use hypermut_testkit::{abc, have};
+
 use crate::testutil::{
-    abc_available, abc_pdr, abc_sat, assert_invariant_explicit, random_aig, shortest_depth,
-    without_free_latches, write_binary_aiger, Rng, Shape,
+    assert_invariant_explicit, random_aig, shortest_depth, without_free_latches,
+    write_binary_aiger, Rng, Shape,
 };
 use crate::{
     check_certificate, witness_circuit, CertError, Certificate, Engine, Ic3, Kind, Portfolio,
@@ -90,7 +92,7 @@ fn equals(g: &mut Aig, q: &[Lit], value: u64) -> Lit {
 }
 
 /// The 10-bit counter whose bad state (all ones) is first reached at depth 1023: IC3 must
-/// find the deep counterexample (ABC pdr times out here, oracles.md §7).
+/// find the deep counterexample (ABC pdr times out here, `docs/formats.md` §12.3).
 #[test]
 fn ic3_finds_the_counter_at_depth_1023() {
     let mut g = Aig::new();
@@ -285,17 +287,12 @@ fn ascii_files_with_unordered_ands() {
     // defined before its operand gates 5, 6 and 7.
     let inline = b"aag 7 2 1 2 4\n2\n4\n6 8\n6\n7\n8 4 10\n10 13 15\n12 2 6\n14 3 7\n";
     let mut files: Vec<(String, Vec<u8>)> = vec![("inline toggle".into(), inline.to_vec())];
-    let dir = std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/aiger/aiger-examples"
-    ));
-    for name in ["toggle-re.aag", "halfadder.aag"] {
-        match std::fs::read(dir.join(name)) {
-            Ok(b) => files.push((name.into(), b)),
-            Err(_) => eprintln!(
-                "skipping {name}: shared corpus not found at {}",
-                dir.display()
-            ),
+    if let Some(dir) = hypermut_testkit::corpus::dir("aiger/aiger-examples") {
+        for name in ["toggle-re.aag", "halfadder.aag"] {
+            match std::fs::read(dir.join(name)) {
+                Ok(b) => files.push((name.into(), b)),
+                Err(e) => eprintln!("SKIPPED: {name} not found in {} ({e})", dir.display()),
+            }
         }
     }
     for (name, bytes) in files {
@@ -485,8 +482,7 @@ fn random_aigs_match_explicit_state_search() {
 /// Random AIGs against ABC `pdr` (free latches made explicit, constraints folded by ABC).
 #[test]
 fn random_aigs_match_abc_pdr() {
-    if !abc_available() {
-        eprintln!("skipping: berkeley-abc is not on PATH");
+    if !have(abc::ABC) {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
@@ -505,8 +501,10 @@ fn random_aigs_match_abc_pdr() {
         let h = without_free_latches(&g);
         let path = dir.path().join(format!("r{seed}.aig"));
         std::fs::write(&path, write_binary_aiger(&h)).expect("write AIGER");
-        let Some(abc_safe) = abc_pdr(&path, 20) else {
-            continue;
+        let abc_safe = match abc::pdr(&path, 20) {
+            abc::Pdr::Proved => true,
+            abc::Pdr::Falsified => false,
+            abc::Pdr::Combinational | abc::Pdr::Undecided => continue,
         };
         let ours = checked(&g, &Ic3::new(None).check(&g), &format!("seed {seed}"));
         assert_eq!(ours.is_none(), abc_safe, "seed {seed}");
@@ -524,7 +522,7 @@ pub(crate) fn abc_confirms_witness_circuit(m: &Aig, w: &Aig, dir: &std::path::Pa
         let path = dir.join(format!("{what}-{check}.aig"));
         std::fs::write(&path, write_aiger(&miter, AigerFormat::Binary)).expect("write");
         assert!(
-            !abc_sat(&path),
+            !abc::sat(&path),
             "{what}: ABC finds the {check} check satisfiable"
         );
     }
@@ -535,8 +533,7 @@ pub(crate) fn abc_confirms_witness_circuit(m: &Aig, w: &Aig, dir: &std::path::Pa
 /// broken one does not.
 #[test]
 fn abc_confirms_witness_circuits() {
-    if !abc_available() {
-        eprintln!("skipping: berkeley-abc is not on PATH");
+    if !have(abc::ABC) {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
@@ -577,7 +574,7 @@ fn abc_confirms_witness_circuits() {
                 .any(|(c, m)| {
                     let p = dir.path().join(format!("broken{seed}-{c}.aig"));
                     std::fs::write(&p, write_aiger(&m, AigerFormat::Binary)).expect("write");
-                    abc_sat(&p)
+                    abc::sat(&p)
                 });
             assert!(fails, "seed {seed}: an empty invariant passed");
             broken += 1;

@@ -1,12 +1,14 @@
 //! Test-only helpers, independent of the SAT encoding: a simulator, a witness replayer, an
-//! explicit-state reachability oracle, a seeded random AIG generator, a binary AIGER writer
-//! and an ABC `bmc3` runner.
+//! explicit-state reachability oracle, a seeded random AIG generator and a binary AIGER
+//! writer. ABC runs through `hypermut_testkit::abc`.
 
 use std::collections::HashSet;
-use std::path::Path;
-use std::process::Command;
 
 use hypermut_aig::{Aig, Lit, Node, Reset, Witness};
+
+/// The seeded generator of the random AIGs: Marsaglia's xorshift, seeded as
+/// `seed · φ·2⁶⁴ | 1`.
+pub use hypermut_testkit::XorShift64 as Rng;
 
 /// Values of all AIG variables in one frame, given latch and input values.
 pub fn eval_frame(aig: &Aig, latches: &[bool], inputs: &[bool]) -> Vec<bool> {
@@ -116,31 +118,6 @@ pub fn shortest_depth(aig: &Aig, max_depth: usize) -> Option<usize> {
         layer = next;
     }
     None
-}
-
-/// A tiny seeded xorshift generator (no external crate needed).
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a non-zero seed.
-    pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    /// The next pseudo-random number.
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    /// A number below `n`.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    /// A coin flip.
-    pub fn coin(&mut self) -> bool {
-        self.next() & 1 == 1
-    }
 }
 
 /// Shape of a random AIG.
@@ -341,83 +318,6 @@ pub fn write_binary_aiger(aig: &Aig) -> Vec<u8> {
         }
     }
     out
-}
-
-/// Whether `berkeley-abc` can be run.
-pub fn abc_available() -> bool {
-    Command::new("berkeley-abc")
-        .args(["-c", "quit"])
-        .output()
-        .is_ok()
-}
-
-/// Runs `read; fold; bmc3 -F frames` on a binary AIGER file and returns the frame ABC
-/// reports as asserted, or `None` if it reports none. Panics on unexpected output.
-pub fn abc_bmc3(path: &Path, frames: usize) -> Option<usize> {
-    let script = format!(
-        "read {}; fold; print_stats; bmc3 -F {frames}",
-        path.display()
-    );
-    let out = Command::new("berkeley-abc")
-        .args(["-c", &script])
-        .output()
-        .expect("berkeley-abc runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(text.contains("i/o ="), "ABC did not read the file:\n{text}");
-    if let Some(pos) = text.find("was asserted in frame ") {
-        let rest = &text[pos + "was asserted in frame ".len()..];
-        let num: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-        return Some(num.parse().expect("a frame number"));
-    }
-    assert!(
-        text.contains("No output asserted")
-            || text.contains("Explored all reachable states")
-            || text.contains("Reached limit"),
-        "unexpected ABC output:\n{text}"
-    );
-    None
-}
-
-/// Runs `read; fold; pdr -T seconds` on a binary AIGER file: `Some(true)` if ABC proves the
-/// property, `Some(false)` if it finds a counterexample, `None` if undecided.
-pub fn abc_pdr(path: &Path, seconds: u32) -> Option<bool> {
-    let script = format!(
-        "read {}; fold; print_stats; pdr -T {seconds}",
-        path.display()
-    );
-    let out = Command::new("berkeley-abc")
-        .args(["-c", &script])
-        .output()
-        .expect("berkeley-abc runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    assert!(text.contains("i/o ="), "ABC did not read the file:\n{text}");
-    if text.contains("Property proved") {
-        Some(true)
-    } else if text.contains("was asserted in frame") {
-        Some(false)
-    } else {
-        None
-    }
-}
-
-/// Runs `read; sat` on a combinational binary AIGER file with one output: whether the output
-/// can be 1.
-pub fn abc_sat(path: &Path) -> bool {
-    let script = format!("read {}; print_stats; sat", path.display());
-    let out = Command::new("berkeley-abc")
-        .args(["-c", &script])
-        .output()
-        .expect("berkeley-abc runs");
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    if text.contains("UNSATISFIABLE") {
-        false
-    } else if text.contains("SATISFIABLE") {
-        true
-    } else {
-        panic!("unexpected ABC output for {}:\n{text}", path.display())
-    }
 }
 
 /// Explicit-state check (tiny AIGs) that `clauses` over latch literals form an inductive

@@ -32,9 +32,10 @@ use rustsat::solvers::SolveIncremental;
 use rustsat::types::Lit as SatLit;
 
 use crate::backend::default_solver;
+use crate::engine::Engine;
 use crate::limits::Limits;
-use crate::outcome::{run_reduced, Outcome, Proof};
-use crate::{Engine, Verdict};
+use crate::reduced_verdict::{run_reduced, Proof, ReducedVerdict};
+use crate::verdict::Verdict;
 use frames::{Cube, Frames};
 use lift::Lifter;
 use solver::{sat_lit, FrameSolver, Halt};
@@ -114,16 +115,21 @@ impl Engine for Ic3 {
 /// Runs IC3 on `aig.bad[0]` under `aig.constraints` with solvers from `new_solver`, which
 /// must stop when `limits` are reached. The answer is about `aig` itself (no reduction, no
 /// certificate check; [`Ic3`] adds both).
-pub fn ic3_search<S, F>(aig: &Aig, options: &Ic3Options, limits: &Limits, new_solver: F) -> Outcome
+pub fn ic3_search<S, F>(
+    aig: &Aig,
+    options: &Ic3Options,
+    limits: &Limits,
+    new_solver: F,
+) -> ReducedVerdict
 where
     S: SolveIncremental,
     F: FnMut() -> S,
 {
     if aig.bad.is_empty() {
-        return Outcome::Unknown("the AIG has no bad property".into());
+        return ReducedVerdict::Unknown("the AIG has no bad property".into());
     }
     if let Err(e) = crate::reduce::validate(aig) {
-        return Outcome::Unknown(format!("cannot check this AIG: {e}"));
+        return ReducedVerdict::Unknown(format!("cannot check this AIG: {e}"));
     }
     let mut core = Ic3Core::new(aig, options.clone(), limits.clone(), new_solver);
     let res = core.run();
@@ -132,11 +138,11 @@ where
     }
     match res {
         Ok(o) => o,
-        Err(Halt::Limit) => Outcome::Unknown(format!(
+        Err(Halt::Limit) => ReducedVerdict::Unknown(format!(
             "time limit reached (IC3 at frame {})",
             core.frames.top()
         )),
-        Err(Halt::Error(e)) => Outcome::Unknown(format!("IC3 failed: {e}")),
+        Err(Halt::Error(e)) => ReducedVerdict::Unknown(format!("IC3 failed: {e}")),
     }
 }
 
@@ -643,17 +649,17 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
         Ok((1..from).find(|&k| self.frames.at(k).is_empty()))
     }
 
-    fn run(&mut self) -> Result<Outcome, Halt> {
+    fn run(&mut self) -> Result<ReducedVerdict, Halt> {
         let s0 = self.make_solver(0)?;
         self.solvers.push(s0);
         if let Some(w) = self.block(0)? {
-            return Ok(Outcome::Unsafe(w));
+            return Ok(ReducedVerdict::Unsafe(w));
         }
         self.add_frame()?;
         loop {
             let n = self.frames.top();
             if let Some(w) = self.block(n)? {
-                return Ok(Outcome::Unsafe(w));
+                return Ok(ReducedVerdict::Unsafe(w));
             }
             self.add_frame()?;
             if let Some(k) = self.propagate(n)? {
@@ -662,7 +668,7 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
                     .from_level(k + 1)
                     .map(|c| c.iter().map(|&l| !l).collect())
                     .collect();
-                return Ok(Outcome::Safe(Proof::Invariant(clauses)));
+                return Ok(ReducedVerdict::Safe(Proof::Invariant(clauses)));
             }
         }
     }

@@ -8,31 +8,31 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hypermut_aig::aiger::safety_properties;
-use hypermut_aig::{check_witness, read_aiger, Witness};
+use hypermut_aig::aiger::{safety_properties, write_aiger_with, AigerFormat, WriteOptions};
+use hypermut_aig::{check_witness, read_aiger, Aig, Witness};
+use hypermut_testkit::pyaiger::{output_traces, PyCase};
+use hypermut_testkit::abc::ABC;
+use hypermut_testkit::{corpus, have};
 
 use super::abc_confirms_witness_circuit;
-
-/// py-aiger replay, shared with the end-to-end tests.
-#[path = "../../../../tests/common/pyaiger.rs"]
-mod pyaiger;
-use crate::testutil::abc_available;
 use crate::{witness_circuit, Engine, Ic3, Verdict};
-use pyaiger::{confirm_with_pyaiger, py_case};
 
-fn shared_dir() -> Option<PathBuf> {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared"));
-    if dir.is_dir() {
-        Some(dir.to_path_buf())
-    } else {
-        eprintln!("skipping: shared corpus not found at {}", dir.display());
-        None
-    }
+/// The py-aiger replay of witness `w` of `problem`: its legacy file with every object named
+/// (`<tag>.aag` in `dir`), reporting the first output.
+fn py_case(problem: &Aig, w: &Witness, dir: &Path, tag: &str) -> PyCase {
+    let opts = WriteOptions {
+        format: AigerFormat::Ascii,
+        legacy: true,
+        name_all: true,
+    };
+    let file = dir.join(format!("{tag}.aag"));
+    std::fs::write(&file, write_aiger_with(problem, &opts)).expect("write legacy file");
+    PyCase::read_legacy_aag(&file, 0, &w.init, &w.inputs).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// `(file, safe?)` for every AIGER file with `UNSAT`/`SAT` in MANIFEST.md.
-fn expected_results(shared: &Path) -> Vec<(PathBuf, bool)> {
-    let text = std::fs::read_to_string(shared.join("corpus/MANIFEST.md")).expect("MANIFEST.md");
+/// `(file, safe?)` for every AIGER file with `UNSAT`/`SAT` in the corpus's MANIFEST.md.
+fn expected_results(corpus: &Path) -> Vec<(PathBuf, bool)> {
+    let text = std::fs::read_to_string(corpus.join("MANIFEST.md")).expect("MANIFEST.md");
     let mut section: Option<String> = None;
     let mut out = Vec::new();
     for line in text.lines() {
@@ -60,18 +60,15 @@ fn expected_results(shared: &Path) -> Vec<(PathBuf, bool)> {
         } else {
             continue;
         };
-        out.push((
-            shared.join("corpus").join(sec).join(file.trim_matches('`')),
-            safe,
-        ));
+        out.push((corpus.join(sec).join(file.trim_matches('`')), safe));
     }
     out
 }
 
 #[test]
 fn corpus_verdicts_witnesses_and_certificates() {
-    let Some(shared) = shared_dir() else { return };
-    let expected = expected_results(&shared);
+    let Some(corpus_dir) = corpus::dir("") else { return };
+    let expected = expected_results(&corpus_dir);
     assert!(
         expected.len() >= 100,
         "MANIFEST.md lists {}",
@@ -80,10 +77,7 @@ fn corpus_verdicts_witnesses_and_certificates() {
     // Debug builds are slower; unknown is allowed, wrong is not.
     let limit = Duration::from_millis(if cfg!(debug_assertions) { 1500 } else { 10_000 });
     let dir = tempfile::tempdir().expect("temp dir");
-    let abc = abc_available();
-    if !abc {
-        eprintln!("skipping the ABC certificate checks: berkeley-abc is not on PATH");
-    }
+    let abc = have(ABC);
     let start = Instant::now();
     let mut py_cases = Vec::new();
     let (mut solved, mut unknown, mut certified) = (0, 0, 0);
@@ -146,11 +140,11 @@ fn corpus_verdicts_witnesses_and_certificates() {
          certificates confirmed by ABC, {:?} in total",
         start.elapsed()
     );
-    if let Some(traces) = confirm_with_pyaiger(&py_cases) {
+    if let Some(traces) = output_traces(&py_cases) {
         for (c, t) in py_cases.iter().zip(&traces) {
             assert!(
-                t.ends_with('1'),
-                "py-aiger does not see the bad state at the end of the witness for {}: {t}",
+                t.last() == Some(&true),
+                "py-aiger does not see the bad state at the end of the witness for {}: {t:?}",
                 c.file.display()
             );
         }

@@ -4,10 +4,10 @@
 
 use hypermut_aig::{check_witness, Aig, Lit, Witness};
 
-use crate::certificate::check_certificate_limited;
+use crate::certificate::{check_certificate_limited, Certificate};
 use crate::limits::Limits;
 use crate::reduce::{reduce, Reduced};
-use crate::{Certificate, Verdict};
+use crate::verdict::Verdict;
 
 /// The proof an engine found on the reduced problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,9 +19,10 @@ pub enum Proof {
     KInduction(usize),
 }
 
-/// The answer of an engine on a reduced problem.
+/// The unchecked answer of an engine's search on a reduced problem, before it is mapped back
+/// to the original AIG and checked ([`finish`] turns it into a [`Verdict`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum ReducedVerdict {
     /// Bad is unreachable.
     Safe(Proof),
     /// A counterexample of the reduced circuit.
@@ -47,7 +48,7 @@ pub fn trivial_verdict(aig: &Aig) -> Option<Verdict> {
 pub fn run_reduced(
     aig: &Aig,
     limits: &Limits,
-    engine: impl FnOnce(&Reduced, &Limits) -> Outcome,
+    engine: impl FnOnce(&Reduced, &Limits) -> ReducedVerdict,
 ) -> Verdict {
     if let Some(v) = trivial_verdict(aig) {
         return v;
@@ -56,19 +57,19 @@ pub fn run_reduced(
         Ok(r) => r,
         Err(e) => return Verdict::Unknown(format!("cannot check this AIG: {e}")),
     };
-    let outcome = engine(&reduced, limits);
-    finish(aig, &reduced, outcome, limits)
+    let answer = engine(&reduced, limits);
+    finish(aig, &reduced, answer, limits)
 }
 
-/// Maps an outcome on `reduced` back to `aig` and checks it.
-pub fn finish(aig: &Aig, reduced: &Reduced, outcome: Outcome, limits: &Limits) -> Verdict {
-    match outcome {
-        Outcome::Unknown(m) => Verdict::Unknown(m),
-        Outcome::Unsafe(w) => {
+/// Maps an answer on `reduced` back to `aig` and checks it.
+pub fn finish(aig: &Aig, reduced: &Reduced, answer: ReducedVerdict, limits: &Limits) -> Verdict {
+    match answer {
+        ReducedVerdict::Unknown(m) => Verdict::Unknown(m),
+        ReducedVerdict::Unsafe(w) => {
             let w = reduced.lift_witness(aig, &w);
             checked_witness(aig, w)
         }
-        Outcome::Safe(proof) => {
+        ReducedVerdict::Safe(proof) => {
             let cert = match proof {
                 Proof::Invariant(clauses) => match reduced.lift_clauses(aig, &clauses) {
                     Some(clauses) => Certificate::Invariant { clauses },
