@@ -1,6 +1,6 @@
 //! Mutants of SMV constraints (`INIT`/`INVAR`/`TRANS`). A constraint the mutation changes must
 //! not silently cut one copy of the product (that would hide exactly the behaviour that
-//! distinguishes the mutant, `method.md` §8.4): each copy gets a sticky `blocked` flag that
+//! distinguishes the mutant, `docs/method.md` §5.3): each copy gets a sticky `blocked` flag that
 //! is compared like an output. Such mutants were once reported `equivalent`; they are killed.
 
 mod common;

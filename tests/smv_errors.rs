@@ -1,6 +1,6 @@
 //! Malformed SMV models through the CLI (`hypermut aiger`): each gives a located error
 //! (`file:line:col: error:` and a caret), exit status 1 (not a panic), and no output file.
-//! The cases follow NuSMV 2.5.4's semantic checks (`formats.md` §4.6) and the front-end's
+//! The cases follow NuSMV 2.5.4's semantic checks (`docs/formats.md` §11.2) and the front-end's
 //! own limits; the corpus' intentionally broken models are included when the corpus exists.
 //! The `--inputs` / `--outputs` flags are checked end-to-end here too (their effect on the
 //! AIGER interface, and wrong names failing without output).

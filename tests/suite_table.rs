@@ -74,7 +74,7 @@ fn kills(sys: &System, m: &Mutant, test: &Test) -> Option<bool> {
     };
     let (a, b) = (run(false)?, run(true)?);
     for k in 0..frames.len() {
-        // A step only one side's constraints allow kills (`method.md` §8.4).
+        // A step only one side's constraints allow kills (`docs/method.md` §5.3).
         if a.constraints_ok[k] != b.constraints_ok[k] {
             return Some(true);
         }

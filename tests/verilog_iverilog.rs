@@ -5,7 +5,7 @@
 //! used), and every output and every register (`observe_state`) must agree in every frame.
 //! A few designs yosys does accept are included as controls of the testbench generator.
 //!
-//! Timing per frame (`oracles.md` §6): apply the frame's inputs, wait, compare, then pulse
+//! Timing per frame (`docs/formats.md` §12.4): apply the frame's inputs, wait, compare, then pulse
 //! the clock. Designs using `$ND` cannot be simulated by iverilog; their VIS idioms are
 //! covered by hand-written expectations in the front-end's unit tests.
 

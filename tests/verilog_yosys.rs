@@ -1,7 +1,7 @@
 //! The Verilog front-end against yosys: for every corpus design both accept, hypermut's
 //! AIGER and yosys's AIGER are sequentially equivalent (outputs and inputs matched by name).
 //!
-//! * yosys flow (`oracles.md` §3.1, prep flow): `proc; flatten; memory_collect; memory_map;
+//! * yosys flow (`docs/formats.md` §12.2, prep flow): `proc; flatten; memory_collect; memory_map;
 //!   setundef -zero; [expose -dff;] opt -keepdc; async2sync; techmap; opt -fast -keepdc;
 //!   dffunmap; setundef -undriven -zero; aigmap; opt_clean; write_aiger`. `setundef -zero`
 //!   right after the memory passes makes every `x`/`z` bit 0, which is hypermut's default `x`

@@ -1,8 +1,8 @@
 //! `hypermut`: model-based mutation testing with hyperproperties.
 
+mod args;
 mod cmd;
-mod files;
-mod model;
+mod report;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,7 +22,7 @@ enum Command {
     /// Write the model as AIGER 1.9 (nondeterministic choices become inputs).
     Aiger {
         #[command(flatten)]
-        model: model::ModelArgs,
+        model: args::ModelArgs,
         /// Output file: `.aag` for ASCII, `.aig` for binary; ASCII on stdout if absent.
         #[arg(short, long)]
         output: Option<PathBuf>,
@@ -37,9 +37,9 @@ enum Command {
     /// List the mutants of a model.
     Mutants {
         #[command(flatten)]
-        model: model::ModelArgs,
+        model: args::ModelArgs,
         #[command(flatten)]
-        select: model::MutantArgs,
+        select: args::MutantArgs,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -47,7 +47,7 @@ enum Command {
     /// Write the φ1 product of one mutant (bad = some output differs) for external checkers.
     Product {
         #[command(flatten)]
-        model: model::ModelArgs,
+        model: args::ModelArgs,
         /// Mutant id (see `hypermut mutants`).
         #[arg(long = "mutant")]
         mutant: usize,
@@ -89,7 +89,7 @@ fn main() -> ExitCode {
             mutant,
             output,
             legacy,
-        } => cmd::product::run(&model, mutant, &output, legacy),
+        } => cmd::aiger::product(&model, mutant, &output, legacy),
         Command::Testgen(args) => cmd::testgen::run(&args),
         Command::Mutant(args) => cmd::mutant::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),
@@ -102,15 +102,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            let msg = format!("{e:#}");
-            if msg.contains(": error: ") {
-                eprint!("{msg}");
-                if !msg.ends_with('\n') {
-                    eprintln!();
-                }
-            } else {
-                eprintln!("error: {msg}");
-            }
+            report::print_error(&e);
             ExitCode::FAILURE
         }
     }

@@ -1,11 +1,9 @@
-//! One module per subcommand.
+//! One module per subcommand (`aiger` also holds `product`).
 
 pub mod aiger;
 pub mod merge;
 pub mod mutant;
 pub mod mutants;
-pub mod product;
 pub mod prove;
-pub mod suite;
 pub mod table;
 pub mod testgen;

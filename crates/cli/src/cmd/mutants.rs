@@ -3,32 +3,31 @@
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::model::{load, location, ModelArgs, MutantArgs};
+use hypermut_testgen::location;
+
+use crate::args::{ModelArgs, MutantArgs};
 
 /// One listed mutant.
 #[derive(Serialize)]
-pub struct MutantInfo {
-    /// Stable id.
-    pub id: usize,
-    /// `file:line:col` of the mutated expression.
-    pub location: String,
-    /// Operator name.
-    pub operator: String,
-    /// Original source text.
-    pub original: String,
-    /// Replacement text.
-    pub replacement: String,
+struct MutantInfo {
+    id: usize,
+    location: String,
+    operator: String,
+    original: String,
+    replacement: String,
 }
 
 /// Runs the command.
 pub fn run(model: &ModelArgs, select: &MutantArgs, json: bool) -> Result<()> {
-    let sys = load(model)?;
+    let model = model.load()?;
+    let sys = &model.system;
     let infos: Vec<MutantInfo> = select
-        .select(&sys)?
+        .selection()?
+        .select(sys)
         .iter()
         .map(|m| MutantInfo {
             id: m.id,
-            location: location(&sys, m),
+            location: location(sys, m),
             operator: m.operator.name().to_string(),
             original: m.original.clone(),
             replacement: m.replacement.clone(),

@@ -1,10 +1,7 @@
-//! The test suite of a testgen run (not a subcommand): every killing test replayed on every
-//! undecided or killed mutant through the meta-mutant, prefix removal, greedy set cover, and
-//! `suite.json` (`method.md` §7.2, §12.3, §12.4).
+//! The test suite of a run: every killing test replayed on every undecided or killed mutant
+//! through the meta-mutant, prefix removal, greedy set cover, weak killing, and `suite.json`
+//! (`docs/method.md` §9.2–§9.5, `docs/formats.md` §6).
 
-use std::path::Path;
-
-use anyhow::{anyhow, Context, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -13,8 +10,9 @@ use hypermut_hyper::{greedy_set_cover, remove_prefixes, KillMatrix, MetaCircuit,
 use hypermut_ir::System;
 use hypermut_mutate::{meta_mutant, Mutant};
 
-use super::testgen::{MutantRecord, Outcome};
-use crate::files::write_atomic;
+use crate::error::{Error, Result};
+use crate::record::{MutantRecord, MutantVerdict};
+use crate::store::Store;
 
 /// One killing test of the run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -44,10 +42,10 @@ pub struct WeakEntry {
     /// Mutant id.
     pub id: usize,
     /// Its verdict.
-    pub outcome: Outcome,
+    pub outcome: MutantVerdict,
     /// Some suite test makes an output differ.
     pub strong: bool,
-    /// Some suite test makes an output or a latch differ (maximum oracle, `method.md` §12.4).
+    /// Some suite test makes an output or a latch differ (maximum oracle: weak killing).
     pub weak: bool,
 }
 
@@ -96,11 +94,12 @@ pub struct SuiteReport {
 }
 
 /// Reads the test of a killed mutant.
-fn read_test(out: &Path, file: &str) -> Result<Test> {
-    let path = out.join(file);
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    serde_json::from_str(&text).with_context(|| format!("{} is not a test file", path.display()))
+fn read_test(out: &Store, file: &str) -> Result<Test> {
+    let text = out.read_to_string(file)?;
+    serde_json::from_str(&text).map_err(|e| Error::Damaged {
+        what: format!("{} is not a test file", out.dir().join(file).display()),
+        detail: e.to_string(),
+    })
 }
 
 /// Builds the suite of a run from its records and the test files in `out`, and writes
@@ -109,11 +108,12 @@ pub fn build_suite(
     sys: &System,
     mutants: &[Mutant],
     records: &[MutantRecord],
-    out: &Path,
+    out: &Store,
     weak: bool,
 ) -> Result<SuiteReport> {
-    let wanted = |o: Outcome| {
-        matches!(o, Outcome::Killed | Outcome::Unknown) || (weak && o == Outcome::Equivalent)
+    let wanted = |o: MutantVerdict| {
+        matches!(o, MutantVerdict::Killed | MutantVerdict::Unknown)
+            || (weak && o == MutantVerdict::Equivalent)
     };
     let outcome_of = |id: usize| records.iter().find(|r| r.id == id).map(|r| r.outcome);
     let chosen: Vec<Mutant> = mutants
@@ -121,18 +121,27 @@ pub fn build_suite(
         .filter(|m| outcome_of(m.id).is_some_and(wanted))
         .cloned()
         .collect();
-    let meta = meta_mutant(sys, &chosen).map_err(|e| anyhow!("meta-mutant: {e}"))?;
-    let circuit = MetaCircuit::build(&meta).map_err(|e| anyhow!("meta-mutant circuit: {e}"))?;
+    let meta = meta_mutant(sys, &chosen).map_err(|e| Error::from(e).context("meta-mutant"))?;
+    let circuit =
+        MetaCircuit::build(&meta).map_err(|e| Error::from(e).context("meta-mutant circuit"))?;
     let codes: Vec<usize> = (1..=chosen.len()).collect();
     // Columns of the strong kill matrix: positions in `chosen` of killed / undecided mutants.
     let columns: Vec<usize> = chosen
         .iter()
         .enumerate()
-        .filter(|(_, m)| matches!(outcome_of(m.id), Some(Outcome::Killed | Outcome::Unknown)))
+        .filter(|(_, m)| {
+            matches!(
+                outcome_of(m.id),
+                Some(MutantVerdict::Killed | MutantVerdict::Unknown)
+            )
+        })
         .map(|(i, _)| i)
         .collect();
     let mut tests: Vec<(TestEntry, Test)> = Vec::new();
-    for r in records.iter().filter(|r| r.outcome == Outcome::Killed) {
+    for r in records
+        .iter()
+        .filter(|r| r.outcome == MutantVerdict::Killed)
+    {
         let Some(file) = &r.test else { continue };
         let t = read_test(out, file)?;
         tests.push((
@@ -149,7 +158,7 @@ pub fn build_suite(
         .par_iter()
         .map(|s| circuit.replay(s, &codes))
         .collect::<Result<_, _>>()
-        .map_err(|e| anyhow!("replaying the tests on the meta-mutant: {e}"))?;
+        .map_err(|e| Error::from(e).context("replaying the tests on the meta-mutant"))?;
     let dense: Vec<Vec<bool>> = replays
         .iter()
         .map(|row| columns.iter().map(|&c| row[c].strong).collect())
@@ -176,7 +185,7 @@ pub fn build_suite(
             }
             entries.push(WeakEntry {
                 id: m.id,
-                outcome: outcome_of(m.id).unwrap_or(Outcome::Error),
+                outcome: outcome_of(m.id).unwrap_or(MutantVerdict::Error),
                 strong: s,
                 weak: w,
             });
@@ -209,20 +218,17 @@ pub fn build_suite(
         killed_undecided: killed_ids
             .iter()
             .copied()
-            .filter(|id| outcome_of(*id) == Some(Outcome::Unknown))
+            .filter(|id| outcome_of(*id) == Some(MutantVerdict::Unknown))
             .collect(),
         unconfirmed: records
             .iter()
-            .filter(|r| r.outcome == Outcome::Killed && !killed_ids.contains(&r.id))
+            .filter(|r| r.outcome == MutantVerdict::Killed && !killed_ids.contains(&r.id))
             .map(|r| r.id)
             .collect(),
         tests: tests.into_iter().map(|(e, _)| e).collect(),
         weak: weak_report,
     };
-    write_atomic(
-        &out.join("suite.json"),
-        serde_json::to_string_pretty(&report)?.as_bytes(),
-    )?;
+    out.write_json("suite.json", &report)?;
     Ok(report)
 }
 

@@ -1,0 +1,138 @@
+//! What the binary prints: diagnostics, errors, the per-mutant table and the summary, and the
+//! progress bar.
+
+use hypermut_ir::Diagnostic;
+use hypermut_testgen::{Counts, MutantRecord, MutantVerdict, Progress, RunReport, TableProgress};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Prints the front-end's warnings and notes on stderr.
+pub fn print_diagnostics(diagnostics: &[Diagnostic]) {
+    for d in diagnostics {
+        eprintln!("{d}");
+    }
+}
+
+/// Prints an error on stderr: a located front-end error as it is (`file:line:col: error:`
+/// with a caret), anything else behind `error: `.
+pub fn print_error(e: &anyhow::Error) {
+    let located = e
+        .downcast_ref::<hypermut_testgen::Error>()
+        .is_some_and(|e| e.is_located());
+    let msg = format!("{e:#}");
+    if located {
+        eprint!("{msg}");
+        if !msg.ends_with('\n') {
+            eprintln!();
+        }
+    } else {
+        eprintln!("error: {msg}");
+    }
+}
+
+/// The per-mutant table and the summary of a run, on stdout.
+pub fn print_run(report: &RunReport) {
+    let s = &report.summary;
+    println!(
+        "{:>4}  {:<32} {:<8} {:<28} {:<11} {:>5}",
+        "id", "location", "operator", "mutation", "verdict", "depth"
+    );
+    for r in &s.results {
+        let verdict = match r.outcome {
+            MutantVerdict::Error => "ERROR",
+            v => v.name(),
+        };
+        println!(
+            "{:>4}  {:<32} {:<8} {:<28} {:<11} {:>5}",
+            r.id,
+            r.location,
+            r.operator,
+            format!("{} → {}", r.original, r.replacement),
+            verdict,
+            r.depth.map(|d| d.to_string()).unwrap_or_else(|| "-".into())
+        );
+        if r.outcome == MutantVerdict::Error {
+            println!("      {}", r.reason);
+        }
+    }
+    let c = &s.counts;
+    println!(
+        "\n{} mutants: {} killed, {} equivalent, {} unknown, {} invalid, {} errors; mutation score {:.1}% (killed / valid non-equivalent)",
+        s.mutants, c.killed, c.equivalent, c.unknown, c.invalid, c.errors, c.score()
+    );
+    let nd = s.results.iter().filter(|r| r.requires_nd_control).count();
+    if nd > 0 {
+        println!(
+            "{nd} of {} killing tests require control of nondeterminism (nd values in the test files)",
+            c.killed
+        );
+    }
+    for line in report.suite_lines() {
+        println!("{line}");
+    }
+}
+
+/// A progress bar on stderr: mutants decided, counts per verdict, ETA.
+pub struct Bar {
+    bar: Option<ProgressBar>,
+}
+
+impl Bar {
+    /// A bar that appears when a run starts.
+    pub fn new() -> Self {
+        Bar { bar: None }
+    }
+}
+
+fn message(c: &Counts) -> String {
+    format!(
+        "killed {}  equivalent {}  unknown {}  invalid {}  errors {}",
+        c.killed, c.equivalent, c.unknown, c.invalid, c.errors
+    )
+}
+
+impl Progress for Bar {
+    fn started(&mut self, total: usize, done: &Counts) {
+        let bar = ProgressBar::new(total as u64);
+        bar.set_position(done.total() as u64);
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:30} {pos}/{len} mutants  {msg}  ETA {eta}")
+        {
+            bar.set_style(style);
+        }
+        self.bar = Some(bar);
+    }
+
+    fn decided(&mut self, _record: &MutantRecord, counts: &Counts) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(message(counts));
+            bar.inc(1);
+        }
+    }
+
+    fn warning(&mut self, message: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(format!("warning: {message}")),
+            None => eprintln!("warning: {message}"),
+        }
+    }
+
+    fn finished(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl TableProgress for Bar {
+    fn as_progress(&mut self) -> &mut dyn Progress {
+        self
+    }
+
+    fn note(&mut self, line: &str) {
+        eprintln!("{line}");
+    }
+
+    fn diagnostics(&mut self, diagnostics: &[Diagnostic]) {
+        print_diagnostics(diagnostics);
+    }
+}

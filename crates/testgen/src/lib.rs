@@ -1,0 +1,51 @@
+//! The main job of hypermut as a library: select the mutants of a model, decide each one
+//! (a killing test or an equivalence proof), store the results as they come, build the test
+//! suite, merge sharded runs, and compute Tables 3 and 4 (`docs/method.md`; the files it
+//! writes are described in `docs/formats.md`).
+//!
+//! A run in a few lines:
+//!
+//! ```no_run
+//! use hypermut_testgen::{run, FrontendOptions, Model, Options, Quiet};
+//! # fn main() -> Result<(), hypermut_testgen::Error> {
+//! let (model, _diagnostics) =
+//!     Model::load(&["models/smv/beverage.smv".into()], &FrontendOptions::default())?;
+//! let report = run(&model, &Options::default(), &mut Quiet)?;
+//! println!("{} killed of {}", report.summary.counts.killed, report.summary.mutants);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Modules, in the order a run uses them: [`load`] (language by extension, front-end options,
+//! the [`Model`]), [`select`] (operators, sample, shard), [`decide`] (one mutant → a
+//! [`Decision`], no file I/O), [`record`] (records, counts, summary), [`store`] (the results
+//! directory), [`testfile`] (the test format), [`run`](mod@run) (the whole run with a
+//! [`Progress`]), [`suite`], [`merge`], [`table`]; [`export`] writes circuits and sources
+//! for other tools.
+
+pub mod decide;
+pub mod error;
+pub mod export;
+pub mod layout;
+pub mod load;
+pub mod merge;
+pub mod record;
+pub mod run;
+pub mod select;
+pub mod store;
+pub mod suite;
+pub mod table;
+pub mod testfile;
+
+pub use decide::{original_ands, DecideOptions, Decider, Decision};
+pub use error::{Error, Result};
+pub use export::{emit_mutant, encode, format_for, model_circuit, mutant_product, Emit, Emitted};
+pub use load::{language_of, load, FrontendOptions, Language, Loaded, Model};
+pub use merge::{merge, MergeOptions, Merged};
+pub use record::{Counts, MutantRecord, MutantVerdict, ProductSize, RunInfo, Summary};
+pub use run::{run, run_info, Options, Progress, Quiet, RunReport};
+pub use select::{all_mutants, location, mutant_by_id, Selection, Shard};
+pub use store::{Existing, Store};
+pub use suite::SuiteReport;
+pub use table::{tables, TableOptions, TableProgress, Tables};
+pub use testfile::TestFile;

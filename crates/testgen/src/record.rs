@@ -1,0 +1,301 @@
+//! What a run records: one [`MutantRecord`] per mutant, the [`Counts`] of verdicts, the
+//! [`Summary`] and the [`RunInfo`] a results directory is identified by (formats in
+//! `docs/formats.md` §3–§5).
+
+use serde::{Deserialize, Serialize};
+
+use crate::select::Shard;
+
+/// The verdict for one mutant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MutantVerdict {
+    /// A test distinguishes mutant and original.
+    Killed,
+    /// Proven to behave like the original on every input sequence.
+    Equivalent,
+    /// Not killed within the bound, not proven equivalent.
+    Unknown,
+    /// The mutant could not be built or its verdict could not be confirmed.
+    Error,
+    /// The mutant is not a valid model (it can leave a variable's range, its initial values
+    /// are circular, or NuSMV's static checks reject its source).
+    Invalid,
+}
+
+impl MutantVerdict {
+    /// Every verdict, in the order results are reported.
+    pub const ALL: [MutantVerdict; 5] = [
+        MutantVerdict::Killed,
+        MutantVerdict::Equivalent,
+        MutantVerdict::Unknown,
+        MutantVerdict::Invalid,
+        MutantVerdict::Error,
+    ];
+
+    /// The name results use (`killed`, `equivalent`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            MutantVerdict::Killed => "killed",
+            MutantVerdict::Equivalent => "equivalent",
+            MutantVerdict::Unknown => "unknown",
+            MutantVerdict::Error => "error",
+            MutantVerdict::Invalid => "invalid",
+        }
+    }
+}
+
+/// Sizes of a product circuit.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProductSize {
+    /// Inputs (shared by both copies).
+    pub inputs: usize,
+    /// Latches in total.
+    pub latches: usize,
+    /// Latches shared by both copies.
+    pub shared_latches: usize,
+    /// Latches duplicated because they lie in the mutation's fan-out (counted once).
+    pub duplicated_latches: usize,
+    /// AND gates.
+    pub ands: usize,
+}
+
+/// One line of `results.jsonl` and one entry of `summary.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MutantRecord {
+    /// Mutant id.
+    pub id: usize,
+    /// Operator name.
+    pub operator: String,
+    /// `file:line:col` of the mutated expression.
+    pub location: String,
+    /// Original text.
+    pub original: String,
+    /// Replacement text.
+    pub replacement: String,
+    /// Verdict.
+    pub outcome: MutantVerdict,
+    /// Frame of the first differing output (killed mutants).
+    pub depth: Option<usize>,
+    /// Test file, relative to the output directory (killed mutants).
+    pub test: Option<String>,
+    /// Certificate circuit (Certifaiger format, over the product of `hypermut product`),
+    /// relative to the output directory (mutants proved equivalent by IC3).
+    #[serde(default)]
+    pub certificate: Option<String>,
+    /// Why the verdict is what it is.
+    pub reason: String,
+    /// Product size.
+    pub product: ProductSize,
+    /// Wall-clock time for this mutant, in milliseconds.
+    pub millis: u64,
+    /// The killing test sets nd values: applying it requires control of the model's
+    /// nondeterminism.
+    #[serde(default)]
+    pub requires_nd_control: bool,
+    /// AND gates of the original model (after the nd transformation), for ΔGates.
+    #[serde(default)]
+    pub ands_orig: Option<usize>,
+    /// AND gates of the conditional mutant (after the nd transformation), for ΔGates.
+    #[serde(default)]
+    pub ands_cm: Option<usize>,
+    /// What decided the verdict: `bmc`, `ic3`, `static` (structural check) or `range`
+    /// (validity check).
+    #[serde(default)]
+    pub engine: Option<String>,
+}
+
+/// How many mutants got each verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Killed mutants.
+    pub killed: usize,
+    /// Equivalent mutants.
+    pub equivalent: usize,
+    /// Mutants without a verdict.
+    pub unknown: usize,
+    /// Mutants that are not valid models.
+    pub invalid: usize,
+    /// Mutants that failed.
+    pub errors: usize,
+}
+
+impl Counts {
+    /// The counts of `records`.
+    pub fn of<'a>(records: impl IntoIterator<Item = &'a MutantRecord>) -> Counts {
+        let mut c = Counts::default();
+        for r in records {
+            c.add(r.outcome);
+        }
+        c
+    }
+
+    /// Counts one more mutant with verdict `v`.
+    pub fn add(&mut self, v: MutantVerdict) {
+        *self.slot(v) += 1;
+    }
+
+    /// The number of mutants with verdict `v`.
+    pub fn get(&self, v: MutantVerdict) -> usize {
+        match v {
+            MutantVerdict::Killed => self.killed,
+            MutantVerdict::Equivalent => self.equivalent,
+            MutantVerdict::Unknown => self.unknown,
+            MutantVerdict::Invalid => self.invalid,
+            MutantVerdict::Error => self.errors,
+        }
+    }
+
+    fn slot(&mut self, v: MutantVerdict) -> &mut usize {
+        match v {
+            MutantVerdict::Killed => &mut self.killed,
+            MutantVerdict::Equivalent => &mut self.equivalent,
+            MutantVerdict::Unknown => &mut self.unknown,
+            MutantVerdict::Invalid => &mut self.invalid,
+            MutantVerdict::Error => &mut self.errors,
+        }
+    }
+
+    /// All mutants counted.
+    pub fn total(&self) -> usize {
+        MutantVerdict::ALL.iter().map(|v| self.get(*v)).sum()
+    }
+
+    /// The mutation score in %: killed / (mutants − equivalent − invalid); 100 when nothing is
+    /// left to kill.
+    pub fn score(&self) -> f64 {
+        let decided = self.total() - self.equivalent - self.invalid;
+        if decided == 0 {
+            100.0
+        } else {
+            100.0 * self.killed as f64 / decided as f64
+        }
+    }
+}
+
+/// `summary.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Model path as given.
+    pub model: String,
+    /// Hash of the model's sources.
+    pub model_hash: String,
+    /// BMC bound used.
+    pub bound: usize,
+    /// Number of mutants.
+    pub mutants: usize,
+    /// Mutants per verdict.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// Per-mutant records, by id.
+    pub results: Vec<MutantRecord>,
+}
+
+impl Summary {
+    /// The summary of `records` (sorted by id here).
+    pub fn new(
+        model: &str,
+        model_hash: &str,
+        bound: usize,
+        mut records: Vec<MutantRecord>,
+    ) -> Self {
+        records.sort_by_key(|r| r.id);
+        Summary {
+            model: model.to_string(),
+            model_hash: model_hash.to_string(),
+            bound,
+            mutants: records.len(),
+            counts: Counts::of(&records),
+            results: records,
+        }
+    }
+}
+
+/// What a results directory was produced from; a resumed run must match it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// Hash of the model's sources.
+    pub model_hash: String,
+    /// BMC bound.
+    pub bound: usize,
+    /// Hash of the mutant list (id, operator, location, replacement): results of another
+    /// operator set must not be resumed.
+    #[serde(default)]
+    pub mutants_hash: String,
+    /// The slice decided here (all mutants if absent).
+    pub shard: Option<Shard>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(id: usize, outcome: MutantVerdict) -> MutantRecord {
+        MutantRecord {
+            id,
+            operator: "ror".into(),
+            location: "m.smv:1:1".into(),
+            original: "<".into(),
+            replacement: "<=".into(),
+            outcome,
+            depth: None,
+            test: None,
+            certificate: None,
+            reason: String::new(),
+            product: ProductSize::default(),
+            millis: 0,
+            requires_nd_control: false,
+            ands_orig: None,
+            ands_cm: None,
+            engine: None,
+        }
+    }
+
+    #[test]
+    fn counts_and_score() {
+        let v = [
+            MutantVerdict::Killed,
+            MutantVerdict::Killed,
+            MutantVerdict::Equivalent,
+            MutantVerdict::Unknown,
+            MutantVerdict::Invalid,
+            MutantVerdict::Error,
+        ];
+        let records: Vec<MutantRecord> = v.iter().enumerate().map(|(i, o)| rec(i, *o)).collect();
+        let c = Counts::of(&records);
+        assert_eq!(
+            c,
+            Counts {
+                killed: 2,
+                equivalent: 1,
+                unknown: 1,
+                invalid: 1,
+                errors: 1
+            }
+        );
+        assert_eq!(c.total(), 6);
+        // 2 killed of 6 − 1 equivalent − 1 invalid.
+        assert_eq!(c.score(), 50.0);
+        assert_eq!(Counts::default().score(), 100.0);
+    }
+
+    #[test]
+    fn summary_json_keeps_the_flat_counts() {
+        let s = Summary::new(
+            "m.smv",
+            "h",
+            20,
+            vec![
+                rec(1, MutantVerdict::Killed),
+                rec(0, MutantVerdict::Invalid),
+            ],
+        );
+        assert_eq!(s.results[0].id, 0);
+        let v: serde_json::Value = serde_json::to_value(&s).expect("serialises");
+        assert_eq!(v["killed"], 1);
+        assert_eq!(v["invalid"], 1);
+        assert_eq!(v["results"][1]["outcome"], "killed");
+        let back: Summary = serde_json::from_value(v).expect("reads back");
+        assert_eq!(back, s);
+    }
+}

@@ -1,0 +1,203 @@
+//! A whole run: decide every selected mutant in parallel, record each as soon as it is
+//! decided, then write the summary and build the test suite.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use hypermut_ir::System;
+use hypermut_mutate::Mutant;
+
+use crate::decide::{DecideOptions, Decider};
+use crate::error::{Error, Result};
+use crate::load::{text_hash, Model};
+use crate::record::{Counts, MutantRecord, RunInfo, Summary};
+use crate::select::{location, Selection, Shard};
+use crate::store::{Existing, Store};
+use crate::suite::{build_suite, describe, SuiteReport};
+
+/// Options of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Which mutants.
+    pub selection: Selection,
+    /// Only this slice of the selected mutants (all when `None`).
+    pub shard: Option<Shard>,
+    /// Effort per mutant.
+    pub decide: DecideOptions,
+    /// Worker threads (`None`: one per core).
+    pub jobs: Option<usize>,
+    /// The results directory.
+    pub out: PathBuf,
+    /// What to do with results already in `out`.
+    pub existing: Existing,
+    /// Also report weak killing in `suite.json`.
+    pub weak: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            selection: Selection::default(),
+            shard: None,
+            decide: DecideOptions::default(),
+            jobs: None,
+            out: PathBuf::from("hypermut-out"),
+            existing: Existing::Refuse,
+            weak: false,
+        }
+    }
+}
+
+/// Hears about a run as it goes (a progress bar, a log). Called from worker threads, one call
+/// at a time.
+pub trait Progress: Send {
+    /// The run starts: `total` mutants, of which those counted in `done` were decided by an
+    /// earlier, resumed run.
+    fn started(&mut self, total: usize, done: &Counts) {
+        let _ = (total, done);
+    }
+
+    /// Mutant `record.id` was decided; `counts` includes it.
+    fn decided(&mut self, record: &MutantRecord, counts: &Counts) {
+        let _ = (record, counts);
+    }
+
+    /// Something went wrong that does not stop the run (e.g. a record could not be appended
+    /// to `results.jsonl`; it is still in the summary).
+    fn warning(&mut self, message: &str) {
+        let _ = message;
+    }
+
+    /// Every mutant is decided; the summary and the suite follow.
+    fn finished(&mut self) {}
+}
+
+/// A [`Progress`] that ignores everything.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Quiet;
+
+impl Progress for Quiet {}
+
+/// What a run produced (also written to the results directory).
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    /// `summary.json`.
+    pub summary: Summary,
+    /// `suite.json`, or why the suite could not be built.
+    pub suite: Result<SuiteReport, String>,
+}
+
+impl RunReport {
+    /// The lines that describe the test suite (or why there is none).
+    pub fn suite_lines(&self) -> Vec<String> {
+        match &self.suite {
+            Ok(r) => describe(r),
+            Err(e) => vec![format!("warning: no test suite: {e}")],
+        }
+    }
+}
+
+/// What a run of `mutants` of `model` with this bound and shard is identified by.
+pub fn run_info(model: &Model, mutants: &[Mutant], bound: usize, shard: Option<Shard>) -> RunInfo {
+    let listing: Vec<String> = mutants
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {} {} {}",
+                m.id,
+                m.operator.name(),
+                location(&model.system, m),
+                m.replacement
+            )
+        })
+        .collect();
+    RunInfo {
+        model_hash: model.hash.clone(),
+        bound,
+        mutants_hash: text_hash(&listing.join("\n")),
+        shard,
+    }
+}
+
+/// Decides every selected mutant of `model` (those of `options.shard`), appending each record
+/// to `results.jsonl` as soon as it is decided, then writes `summary.json` and `suite.json`.
+pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Result<RunReport> {
+    let every = options.selection.select(&model.system);
+    let info = run_info(model, &every, options.decide.bound, options.shard);
+    let all: Vec<Mutant> = every
+        .into_iter()
+        .filter(|m| options.shard.is_none_or(|s| s.contains(m.id)))
+        .collect();
+    let (store, earlier) = Store::open(&options.out, &info, options.existing)?;
+    let done: std::collections::HashSet<usize> = earlier.iter().map(|r| r.id).collect();
+    let todo: Vec<&Mutant> = all.iter().filter(|m| !done.contains(&m.id)).collect();
+    let decider = Decider::new(model, &options.decide);
+    let counts = Counts::of(&earlier);
+    progress.started(all.len(), &counts);
+    let shared = Mutex::new((counts, progress));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::Threads(e.to_string()))?;
+    let new_records: Vec<MutantRecord> = pool.install(|| {
+        todo.par_iter()
+            .map(|m| {
+                let rec = store.write_decision(decider.decide(m));
+                let appended = store.append(&rec);
+                let mut guard = shared.lock().unwrap_or_else(|p| p.into_inner());
+                let (counts, progress) = &mut *guard;
+                if let Err(e) = appended {
+                    progress.warning(&e.to_string());
+                }
+                counts.add(rec.outcome);
+                progress.decided(&rec, counts);
+                rec
+            })
+            .collect()
+    });
+    let (_, progress) = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    progress.finished();
+    let mut records = earlier;
+    records.extend(new_records);
+    finish(
+        &Finish {
+            sys: &model.system,
+            mutants: &all,
+            model: &model.name,
+            model_hash: &model.hash,
+            bound: options.decide.bound,
+            weak: options.weak,
+        },
+        &store,
+        records,
+    )
+}
+
+/// What [`finish`] needs besides the records.
+#[derive(Clone, Copy, Debug)]
+pub struct Finish<'a> {
+    /// The model's system.
+    pub sys: &'a System,
+    /// The mutants (at least those the records name; others are ignored).
+    pub mutants: &'a [Mutant],
+    /// Model path as given.
+    pub model: &'a str,
+    /// Hash of the model's sources.
+    pub model_hash: &'a str,
+    /// BMC bound used.
+    pub bound: usize,
+    /// Also compute weak killing.
+    pub weak: bool,
+}
+
+/// Ends a run: writes `summary.json`, then builds the test suite and writes `suite.json`. A
+/// failure to build the suite is reported in the result (the summary is written regardless).
+pub fn finish(f: &Finish, store: &Store, records: Vec<MutantRecord>) -> Result<RunReport> {
+    let summary = Summary::new(f.model, f.model_hash, f.bound, records);
+    store.write_json("summary.json", &summary)?;
+    let suite =
+        build_suite(f.sys, f.mutants, &summary.results, store, f.weak).map_err(|e| e.to_string());
+    Ok(RunReport { summary, suite })
+}

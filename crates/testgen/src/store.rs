@@ -1,0 +1,343 @@
+//! The results directory of a run (`docs/formats.md` §1): `run.json`, `results.jsonl` (appended
+//! one record at a time, resumed and repaired after an interruption), the tests, witnesses
+//! and certificates, `summary.json` and `suite.json`. Every file is written atomically: it is
+//! either absent or complete.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use hypermut_aig::aiger::{write_aiger, AigerFormat};
+use hypermut_aig::write_witness;
+use serde::Serialize;
+
+use crate::decide::Decision;
+use crate::error::{Error, Result};
+use crate::layout::witness_file;
+use crate::record::{MutantRecord, MutantVerdict, RunInfo};
+
+/// What to do with results already in the directory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Existing {
+    /// Refuse to start if the directory holds results.
+    #[default]
+    Refuse,
+    /// Continue them: mutants already decided are not decided again.
+    Resume,
+    /// Discard them.
+    Discard,
+}
+
+/// A results directory in use by a run.
+#[derive(Debug)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// Opens `dir` for a run described by `info`: checks what the directory holds against
+    /// `existing`, writes `run.json`, and returns the store with the records of mutants already
+    /// decided (when resuming).
+    pub fn open(
+        dir: &Path,
+        info: &RunInfo,
+        existing: Existing,
+    ) -> Result<(Store, Vec<MutantRecord>)> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+        let store = Store {
+            dir: dir.to_path_buf(),
+        };
+        let results = store.results_path();
+        let run_path = dir.join("run.json");
+        let previous: Option<RunInfo> = match std::fs::read_to_string(&run_path) {
+            Ok(text) => Some(serde_json::from_str(&text).map_err(|e| Error::Damaged {
+                what: format!("{} is not a hypermut run description", run_path.display()),
+                detail: e.to_string(),
+            })?),
+            Err(_) => None,
+        };
+        let has_results = results.exists();
+        match existing {
+            Existing::Resume => match &previous {
+                Some(p) if p == info => {}
+                Some(_) => {
+                    return Err(Error::OutDir(format!(
+                        "{} holds results of another model, bound or shard; use another --out or --fresh",
+                        dir.display()
+                    )))
+                }
+                None if has_results => {
+                    return Err(Error::OutDir(format!(
+                        "{} has no run.json; cannot resume safely",
+                        dir.display()
+                    )))
+                }
+                None => {}
+            },
+            Existing::Refuse if has_results => {
+                return Err(Error::OutDir(format!(
+                    "{} already holds results; continue them with --resume or discard them with --fresh",
+                    dir.display()
+                )))
+            }
+            Existing::Refuse | Existing::Discard => {}
+        }
+        let earlier = if existing == Existing::Resume && has_results {
+            read_results(&results)?
+        } else {
+            if has_results {
+                std::fs::remove_file(&results)
+                    .map_err(|e| Error::io(format!("cannot remove {}", results.display()), e))?;
+            }
+            Vec::new()
+        };
+        store.write_json("run.json", info)?;
+        Ok((store, earlier))
+    }
+
+    /// Claims `dir` for a merge: refuses it if it holds results, unless `fresh`.
+    pub fn claim(dir: &Path, fresh: bool) -> Result<Store> {
+        if dir.join("results.jsonl").exists() && !fresh {
+            return Err(Error::OutDir(format!(
+                "{} already holds results; discard them with --fresh or choose another --out",
+                dir.display()
+            )));
+        }
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::io(format!("cannot create {}", dir.display()), e))?;
+        Ok(Store {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// A store for an existing results directory (reading tests, writing the summary).
+    pub fn at(dir: &Path) -> Store {
+        Store {
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// `results.jsonl` of this directory.
+    pub fn results_path(&self) -> PathBuf {
+        self.dir.join("results.jsonl")
+    }
+
+    /// Writes the evidence of a decision (test, witness, certificate) and returns its record.
+    /// If the evidence cannot be written, the record says so (verdict `error`) rather than
+    /// naming files that do not exist.
+    pub fn write_decision(&self, d: Decision) -> MutantRecord {
+        let mut rec = d.record;
+        let written = (|| -> Result<()> {
+            if let (Some(t), Some(name)) = (&d.test, &rec.test) {
+                self.write_json(name, t)?;
+            }
+            if let Some(w) = &d.witness {
+                self.write(&witness_file(rec.id), write_witness(w).as_bytes())?;
+            }
+            if let (Some(c), Some(name)) = (&d.certificate, &rec.certificate) {
+                self.write(name, &write_aiger(c, AigerFormat::Binary))?;
+            }
+            Ok(())
+        })();
+        if let Err(e) = written {
+            rec.outcome = MutantVerdict::Error;
+            rec.reason = e.to_string();
+            rec.test = None;
+            rec.certificate = None;
+        }
+        rec
+    }
+
+    /// Appends a record to `results.jsonl` (one line, one write).
+    pub fn append(&self, r: &MutantRecord) -> Result<()> {
+        append_line(&self.results_path(), &serde_json::to_string(r)?)
+    }
+
+    /// Writes `value` as pretty JSON to `name` (relative to the directory), atomically.
+    pub fn write_json<T: Serialize + ?Sized>(&self, name: &str, value: &T) -> Result<()> {
+        self.write(name, serde_json::to_string_pretty(value)?.as_bytes())
+    }
+
+    /// Writes `bytes` to `name` (relative to the directory), atomically.
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        write_atomic(&self.dir.join(name), bytes)
+    }
+
+    /// Reads `name` (relative to the directory).
+    pub fn read_to_string(&self, name: &str) -> Result<String> {
+        let path = self.dir.join(name);
+        std::fs::read_to_string(&path)
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))
+    }
+}
+
+/// The records of a results file. A last line cut off by an interrupted write is dropped (and
+/// removed from the file); a damaged line elsewhere is an error. A mutant recorded twice keeps
+/// its first record.
+pub fn read_results(path: &Path) -> Result<Vec<MutantRecord>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+    let mut records: Vec<MutantRecord> = Vec::new();
+    let mut seen = HashSet::new();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut good_len = 0;
+    for (k, line) in lines.iter().enumerate() {
+        let complete = line.ends_with('\n');
+        match serde_json::from_str::<MutantRecord>(line.trim_end()) {
+            Ok(r) if complete => {
+                if seen.insert(r.id) {
+                    records.push(r);
+                }
+                good_len += line.len();
+            }
+            _ if k + 1 == lines.len() => break,
+            Err(e) => {
+                return Err(Error::Damaged {
+                    what: format!("{}:{}", path.display(), k + 1),
+                    detail: format!("damaged result line: {e}"),
+                })
+            }
+            // Only the last piece of a split can lack its newline.
+            Ok(_) => break,
+        }
+    }
+    if good_len < text.len() {
+        let repair = |e| Error::io(format!("cannot repair {}", path.display()), e);
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(repair)?;
+        f.set_len(good_len as u64).map_err(repair)?;
+    }
+    Ok(records)
+}
+
+/// Writes `bytes` to `path` atomically (a temporary file in the same directory, then rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Error::io(format!("cannot create directory {}", dir.display()), e))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| {
+        Error::io(
+            format!("cannot create a temporary file in {}", dir.display()),
+            e,
+        )
+    })?;
+    let cannot_write = |e| Error::io(format!("cannot write {}", path.display()), e);
+    tmp.write_all(bytes)
+        .and_then(|_| tmp.as_file().sync_all())
+        .map_err(cannot_write)?;
+    tmp.persist(path).map_err(|e| cannot_write(e.error))?;
+    Ok(())
+}
+
+/// Appends one line to `path` with a single write (records stay whole even if the process is
+/// killed between records).
+pub fn append_line(path: &Path, line: &str) -> Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| Error::io(format!("cannot open {}", path.display()), e))?;
+    let mut buf = line.to_string();
+    buf.push('\n');
+    f.write_all(buf.as_bytes())
+        .and_then(|_| f.sync_data())
+        .map_err(|e| Error::io(format!("cannot append to {}", path.display()), e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::ProductSize;
+
+    fn rec(id: usize) -> MutantRecord {
+        MutantRecord {
+            id,
+            operator: "ror".into(),
+            location: "m.smv:1:1".into(),
+            original: "<".into(),
+            replacement: "<=".into(),
+            outcome: MutantVerdict::Unknown,
+            depth: None,
+            test: None,
+            certificate: None,
+            reason: String::new(),
+            product: ProductSize::default(),
+            millis: 0,
+            requires_nd_control: false,
+            ands_orig: None,
+            ands_cm: None,
+            engine: None,
+        }
+    }
+
+    fn info(bound: usize) -> RunInfo {
+        RunInfo {
+            model_hash: "h".into(),
+            bound,
+            mutants_hash: "m".into(),
+            shard: None,
+        }
+    }
+
+    #[test]
+    fn a_cut_off_last_line_is_dropped_and_repaired() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("results.jsonl");
+        let one = serde_json::to_string(&rec(1)).expect("json");
+        let two = serde_json::to_string(&rec(2)).expect("json");
+        std::fs::write(&path, format!("{one}\n{one}\n{}", &two[..two.len() / 2])).expect("write");
+        let got = read_results(&path).expect("readable");
+        assert_eq!(got, vec![rec(1)]);
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            format!("{one}\n{one}\n")
+        );
+        std::fs::write(&path, format!("garbage\n{one}\n")).expect("write");
+        let e = read_results(&path).unwrap_err().to_string();
+        assert!(e.contains("results.jsonl:1: damaged result line"), "{e}");
+    }
+
+    #[test]
+    fn existing_results_are_refused_resumed_or_discarded() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (s, earlier) = Store::open(dir.path(), &info(20), Existing::Refuse).expect("new");
+        assert!(earlier.is_empty());
+        s.append(&rec(3)).expect("append");
+        let e = Store::open(dir.path(), &info(20), Existing::Refuse).unwrap_err();
+        assert!(e.to_string().contains("already holds results"), "{e}");
+        let e = Store::open(dir.path(), &info(21), Existing::Resume).unwrap_err();
+        assert!(
+            e.to_string().contains("another model, bound or shard"),
+            "{e}"
+        );
+        let (_, earlier) = Store::open(dir.path(), &info(20), Existing::Resume).expect("resume");
+        assert_eq!(earlier, vec![rec(3)]);
+        let (_, earlier) = Store::open(dir.path(), &info(21), Existing::Discard).expect("fresh");
+        assert!(earlier.is_empty());
+        assert!(!dir.path().join("results.jsonl").exists());
+    }
+
+    #[test]
+    fn atomic_writes_leave_no_temporary_files() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let s = Store::at(dir.path());
+        s.write("a/b.txt", b"x").expect("write");
+        s.write("a/b.txt", b"yz").expect("overwrite");
+        assert_eq!(s.read_to_string("a/b.txt").expect("read"), "yz");
+        let n = std::fs::read_dir(dir.path().join("a"))
+            .expect("dir")
+            .count();
+        assert_eq!(n, 1);
+    }
+}

@@ -1,0 +1,121 @@
+//! The test file of a killed mutant (`tests/mutant-N.json`, `docs/formats.md` §2): the test
+//! with what it belongs to and what it assumes.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use hypermut_hyper::{Blocked, MutantProduct, Test};
+use hypermut_ir::{Role, System};
+use hypermut_mutate::{Mutant, NdSource};
+
+/// A test file: the test plus the model, the mutation and the interface it refers to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TestFile {
+    /// Model path as given.
+    pub model: String,
+    /// Hash of the model's sources and front-end options.
+    pub model_hash: String,
+    /// Operator of the mutant the test was generated for.
+    pub operator: String,
+    /// `file:line:col` of the mutation.
+    pub location: String,
+    /// Original text.
+    pub original: String,
+    /// Replacement text.
+    pub replacement: String,
+    /// The model's inputs (nd inputs excluded).
+    pub inputs: Vec<String>,
+    /// The model's outputs.
+    pub outputs: Vec<String>,
+    /// Controllable nondeterminism: nd input name → what it resolves.
+    pub nd: BTreeMap<String, String>,
+    /// Says whether applying the test needs control of the nd values.
+    pub note: String,
+    /// How the test kills the mutant.
+    pub kill: String,
+    /// The test itself: per frame the inputs, the nd values and the expected outputs.
+    #[serde(flatten)]
+    pub test: Test,
+}
+
+/// What a test file says about nd control.
+const NOTE_ND: &str =
+    "requires control of nondeterminism: apply the nd values of every frame as well";
+const NOTE_DETERMINISTIC: &str = "deterministic: the inputs alone reproduce the expected outputs";
+
+impl TestFile {
+    /// The test file of `test`, a test for mutant `m` (at `location`) of the model `model`
+    /// (hash `model_hash`), extracted from the product `mp`.
+    pub fn new(
+        model: &str,
+        model_hash: &str,
+        m: &Mutant,
+        location: &str,
+        mp: &MutantProduct,
+        test: Test,
+    ) -> TestFile {
+        let sys = &mp.conditional.system;
+        let is_nd = |i: usize| mp.nd.iter().any(|n| n.var.0 as usize == i);
+        TestFile {
+            model: model.to_string(),
+            model_hash: model_hash.to_string(),
+            operator: m.operator.name().to_string(),
+            location: location.to_string(),
+            original: m.original.clone(),
+            replacement: m.replacement.clone(),
+            inputs: sys
+                .vars
+                .iter()
+                .enumerate()
+                .filter(|(i, v)| v.role == Role::Input && !is_nd(*i))
+                .map(|(_, v)| v.name.clone())
+                .collect(),
+            outputs: sys.outputs.iter().map(|o| o.name.clone()).collect(),
+            nd: mp
+                .nd
+                .iter()
+                .map(|n| (sys.var(n.var).name.clone(), describe_nd(sys, &n.source)))
+                .collect(),
+            note: if test.requires_nd_control {
+                NOTE_ND
+            } else {
+                NOTE_DETERMINISTIC
+            }
+            .to_string(),
+            kill: kill_sentence(test.blocked).to_string(),
+            test,
+        }
+    }
+}
+
+/// How a test with this blocking kills the mutant.
+fn kill_sentence(blocked: Option<Blocked>) -> &'static str {
+    match blocked {
+        None => "the mutant's outputs differ from the expected ones in the last frame",
+        Some(Blocked::Mutant) => {
+            "the mutant's constraints (INIT/INVAR/TRANS) forbid the last step, which the \
+             original takes with the expected outputs"
+        }
+        Some(Blocked::Original) => {
+            "the original's constraints (INIT/INVAR/TRANS) forbid the last step, which the \
+             mutant takes: the original has no expected outputs there"
+        }
+    }
+}
+
+/// What an nd input resolves, for people reading a test.
+fn describe_nd(sys: &System, src: &NdSource) -> String {
+    match src {
+        NdSource::Choice { span, arity, .. } => match span {
+            Some(sp) => format!(
+                "index of the chosen alternative of {} at {}",
+                sys.sources.snippet(*sp),
+                sys.sources.location(*sp)
+            ),
+            None => format!("index of the chosen alternative (of {arity})"),
+        },
+        NdSource::Init { var } => format!("initial value of {var}"),
+        NdSource::Next { var } => format!("next value of {var}"),
+    }
+}
