@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Benchmark of hypermut's IC3 against ABC `pdr` and rIC3 `-e ic3` (oracles.md §10).
+# Benchmark of hypermut's IC3 against ABC `pdr` and rIC3 `-e ic3` (docs/formats.md §12.7).
 #
 #   scripts/bench-prover.sh [FILE.aig|FILE.aag ...]
 #
 # Without arguments: every AIGER file with a known result (SAT/UNSAT) in
 # ../shared/corpus/MANIFEST.md. Each file is converted once to canonical binary AIGER with
-# hypermut's writer (ABC and rIC3 read only binary files reliably, formats.md §1.11) and the
+# hypermut's writer (ABC and rIC3 read only binary files reliably, docs/formats.md §9.6) and the
 # same binary file goes to every tool, one run after the other, each with the same wall-clock
 # limit. Not a test: it takes a while (up to files × tools × TIMEOUT).
 #

@@ -14,7 +14,7 @@
 #   yosys synth  read_verilog; hierarchy; proc; flatten; memory_dff; memory_collect;
 #                memory_map; async2sync; synth -flatten -top T; dffunmap;
 #                setundef -undriven -zero; aigmap; opt_clean; write_aiger
-#                (with ABC logic optimisation, oracles.md §3.1)
+#                (with ABC logic optimisation, docs/formats.md §12.2)
 # Wall time (seconds, including process start and file writing) and the AND count of the
 # AIGER file written. A tool that fails or exceeds the time limit shows `fail`/`timeout`.
 #

@@ -1,5 +1,5 @@
 // The car alarm system (CAS) of "Mutation testing with hyperproperties" (Fellner et al.,
-// ../shared/docs/method.md §11.2), after the Ford CAS of the MoMuT papers: the deterministic
+// docs/method.md §12), after the Ford CAS of the MoMuT papers: the deterministic
 // version without time (every timer 0), the Verilog counterpart of models/smv/car_alarm.smv.
 //   Inputs:  rst (synchronous reset), and the user's actions open, close, lock, unlock; in one
 //            cycle unlock wins over open, open over close, close over lock. A cycle without

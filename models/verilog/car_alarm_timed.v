@@ -1,5 +1,5 @@
 // The car alarm system (CAS) of "Mutation testing with hyperproperties" (Fellner et al.,
-// ../shared/docs/method.md §11.2), after the Ford CAS of the MoMuT papers: the timed version
+// docs/method.md §12), after the Ford CAS of the MoMuT papers: the timed version
 // with nondeterministic timing, the Verilog counterpart of models/smv/car_alarm_timed.smv
 // (models/verilog/car_alarm.v is the version without time).
 //   Inputs:  rst (synchronous reset), and the user's actions open, close, lock, unlock; in one
@@ -8,8 +8,8 @@
 // The car arms itself ARM ticks after it was closed and locked. Opening an armed car raises the
 // alarm (flash and sound); the sound stops after SOUND ticks, the flash SILENCE ticks later, and
 // the car then waits open and silent until it is closed (re-armed) or unlocked.
-// Time is nondeterministic (VIS `$ND`, method.md §8.2-8.3): in a cycle without a user action the
-// timer `t` of the current timed state advances by one tick or not (`tick`); the timed
+// Time is nondeterministic (VIS `$ND`, docs/method.md §6.1): in a cycle without a user action
+// the timer `t` of the current timed state advances by one tick or not (`tick`); the timed
 // transition fires in a cycle without a user action once `t` has reached its delay. hypermut
 // turns `$ND` into an input shared by model and mutant, so the tester controls time.
 // Timers, scaled down from the paper's 20 / 30 / 270 (arming and sound by 10, the flash by 30)
