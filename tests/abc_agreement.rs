@@ -4,9 +4,10 @@
 
 mod common;
 
-use common::{abc_bmc, have, hypermut_ok, AbcBmc};
+use common::{have, hypermut_ok};
 use hypermut_prove::bmc::Bmc;
 use hypermut_prove::{Engine, Verdict};
+use hypermut_testkit::abc;
 use serde_json::Value as Json;
 
 const BOUND: usize = 10;
@@ -55,8 +56,9 @@ fn agree_on(model: &str) {
             _ => {} // invalid: the product is still compared with ABC below
         }
         if abc {
-            let theirs = abc_bmc(&file, BOUND);
-            if theirs == AbcBmc::Combinational {
+            // Frames 0..=BOUND.
+            let theirs = abc::bmc(&file, BOUND + 1);
+            if theirs == abc::Bmc::Combinational {
                 // ABC declines constant properties; ours must then be the constant false.
                 assert_eq!(
                     aig.bad[0].lit,
@@ -65,7 +67,7 @@ fn agree_on(model: &str) {
                 );
                 assert_eq!(ours, None);
             } else {
-                let expected = ours.map_or(AbcBmc::NotAsserted, AbcBmc::Asserted);
+                let expected = abc::Bmc::from_depth(ours);
                 assert_eq!(theirs, expected, "{model} mutant {id}: ABC vs hypermut");
             }
             compared += 1;

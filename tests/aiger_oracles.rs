@@ -4,9 +4,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::{have, hypermut_ok, run, PYAIGER};
+use common::{have, hypermut_ok};
+use hypermut_testkit::pyaiger::{have_pyaiger, output_traces, PyCase};
+use hypermut_testkit::{abc, tools};
 
 const MODELS: [&str; 2] = ["models/smv/beverage.smv", "models/smv/counter.smv"];
 
@@ -46,21 +47,16 @@ fn written_files(dir: &Path) -> Vec<std::path::PathBuf> {
 fn abc_and_yosys_read_every_written_file() {
     let dir = tempfile::tempdir().expect("temp dir");
     let files = written_files(dir.path());
-    let (abc, yosys) = (have("berkeley-abc"), have("yosys"));
+    let (with_abc, with_yosys) = (have(abc::ABC), have("yosys"));
     for f in &files {
         let name = f.display().to_string();
         // Our own reader accepts what we write.
         let aig =
             hypermut_aig::read_aiger(&std::fs::read(f).expect("file"), &name).expect("reads back");
-        if abc && name.ends_with(".aig") {
-            let (_, text) = run(Command::new("berkeley-abc")
-                .arg("-c")
-                .arg(format!("read {name}; print_stats")));
-            assert!(text.contains("i/o ="), "ABC cannot read {name}:\n{text}");
-            assert!(
-                !text.contains("Error") && !text.contains("Cannot"),
-                "{name}:\n{text}"
-            );
+        if with_abc && name.ends_with(".aig") {
+            if let Err(text) = abc::read_stats(f) {
+                panic!("ABC cannot read {name}:\n{text}");
+            }
         }
         // yosys 0.23's ASCII reader mis-parses invariant-constraint sections (it asserts
         // `!(l1 & 1)` on the valid `aag 3 2 0 0 1 0 1 / 2 / 4 / 7 / 6 4 2`); its binary reader
@@ -69,11 +65,8 @@ fn abc_and_yosys_read_every_written_file() {
         if yosys_ascii_quirk {
             eprintln!("not giving {name} to yosys: ASCII with constraints");
         }
-        if yosys && !yosys_ascii_quirk {
-            let (ok, text) = run(Command::new("yosys")
-                .arg("-q")
-                .arg("-p")
-                .arg(format!("read_aiger {name}")));
+        if with_yosys && !yosys_ascii_quirk {
+            let (ok, text) = tools::yosys(&format!("read_aiger {name}"));
             assert!(ok, "yosys cannot read {name}:\n{text}");
         }
     }
@@ -81,8 +74,7 @@ fn abc_and_yosys_read_every_written_file() {
 
 #[test]
 fn witnesses_are_confirmed_by_pyaiger() {
-    if !Path::new(PYAIGER).is_file() {
-        eprintln!("SKIPPED: py-aiger is not installed at {PYAIGER} (install-oracles.sh pyaiger)");
+    if !have_pyaiger() {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
@@ -125,45 +117,28 @@ fn witnesses_are_confirmed_by_pyaiger() {
             )
             .expect("witness parses");
             let w = &ws[0];
-            let bit = |v: Option<bool>| if v.unwrap_or(false) { "True" } else { "False" };
-            let frames: Vec<String> = w
-                .inputs
-                .iter()
-                .map(|vec| {
-                    let pairs: Vec<String> = aig
-                        .inputs
-                        .iter()
-                        .zip(vec)
-                        .map(|(i, v)| format!("{:?}: {}", i.name, bit(*v)))
-                        .collect();
-                    format!("{{{}}}", pairs.join(", "))
-                })
-                .collect();
-            let latches: Vec<String> = aig
-                .latches
-                .iter()
-                .enumerate()
-                .map(|(k, l)| format!("{:?}: {}", l.name, bit(w.init.get(k).copied().flatten())))
-                .collect();
-            let script = format!(
-                "import aiger, sys\nc = aiger.load(sys.argv[1])\n\
-                 res = c.simulate([{}], latches={{{}}})\n\
-                 print(' '.join('1' if r[0][{:?}] else '0' for r in res))\n",
-                frames.join(", "),
-                latches.join(", "),
-                aig.outputs[0].name
-            );
-            let (ok, text) = run(Command::new(PYAIGER).arg("-c").arg(&script).arg(&legacy));
-            assert!(ok, "py-aiger failed:\n{text}");
-            let seen: Vec<bool> = text
-                .lines()
-                .last()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(|b| b == "1")
-                .collect();
+            let bit = |v: &Option<bool>| v.unwrap_or(false);
+            let case = PyCase {
+                file: legacy.clone(),
+                latches: aig
+                    .latches
+                    .iter()
+                    .enumerate()
+                    .map(|(k, l)| (l.name.clone(), bit(&w.init.get(k).copied().flatten())))
+                    .collect(),
+                inputs: aig.inputs.iter().map(|i| i.name.clone()).collect(),
+                output: aig.outputs[0].name.clone(),
+                frames: w
+                    .inputs
+                    .iter()
+                    .map(|f| f.iter().map(bit).collect())
+                    .collect(),
+            };
+            let seen = output_traces(&[case])
+                .expect("py-aiger is installed")
+                .remove(0);
             let depth = r["depth"].as_u64().expect("depth") as usize;
-            assert_eq!(seen.len(), depth + 1, "{m} mutant {id}: {text}");
+            assert_eq!(seen.len(), depth + 1, "{m} mutant {id}: {seen:?}");
             assert!(
                 seen[depth],
                 "{m} mutant {id}: py-aiger does not see the kill at frame {depth}"

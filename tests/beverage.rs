@@ -7,26 +7,14 @@ mod common;
 
 use std::collections::HashMap;
 
-use common::{hypermut_ok, model};
-use hypermut_ir::{Frame, Interpreter, Type, Value, VarId};
+use common::hypermut_ok;
+use hypermut_ir::{Frame, Interpreter, Value, VarId};
 use hypermut_mutate::{conditional, enumerate, make_controllable, Operator};
+use hypermut_testkit::repo;
+use hypermut_testkit::sim::parse_test_value;
 use serde_json::Value as Json;
 
 const BEVERAGE: &str = "models/smv/beverage.smv";
-
-/// Parses the text a test file uses for a value of type `ty`.
-fn parse_value(sys: &hypermut_ir::System, ty: Type, text: &str) -> Value {
-    match ty {
-        Type::Enum(e) => Value::Enum(
-            sys.enums[e.0 as usize]
-                .index_of(text)
-                .expect("an enum value"),
-        ),
-        Type::Bool => Value::Bool(text == "TRUE"),
-        Type::Int { .. } => Value::Int(text.parse().expect("an integer")),
-        Type::BitVec { width, .. } => Value::bits(width, text.parse::<u64>().expect("an index")),
-    }
-}
 
 #[test]
 fn refill_mutant_is_killed_by_the_shortest_test_and_replays() {
@@ -36,7 +24,7 @@ fn refill_mutant_is_killed_by_the_shortest_test_and_replays() {
     assert!(table.contains("mutants:"), "{table}");
 
     // Identify the refill constant in the source independently of hypermut's numbering.
-    let text = std::fs::read_to_string(model(BEVERAGE)).expect("model");
+    let text = std::fs::read_to_string(repo::path(BEVERAGE)).expect("model");
     let (line_no, line) = text
         .lines()
         .enumerate()
@@ -75,7 +63,7 @@ fn refill_mutant_is_killed_by_the_shortest_test_and_replays() {
 
     // Independent replay on the word-level model: rebuild the conditional mutant from the
     // source, feed the test's inputs and nd values, run original and mutant separately.
-    let sys = hypermut_smv::load_smv(&model(BEVERAGE)).expect("model loads");
+    let sys = hypermut_smv::load_smv(&repo::path(BEVERAGE)).expect("model loads");
     let mutant = enumerate(&sys, &Operator::ALL)
         .into_iter()
         .find(|m| {
@@ -100,7 +88,8 @@ fn refill_mutant_is_killed_by_the_shortest_test_and_replays() {
             for section in ["inputs", "nd"] {
                 for (name, v) in f[section].as_object().expect("map") {
                     let var = by_name(name);
-                    let val = parse_value(s, s.var(var).ty, v.as_str().expect("text"));
+                    let val = parse_test_value(s, s.var(var).ty, v.as_str().expect("text"))
+                        .expect("a value of the variable's type");
                     fr.inputs.insert(var, val);
                 }
             }
@@ -120,7 +109,8 @@ fn refill_mutant_is_killed_by_the_shortest_test_and_replays() {
         .expect("output out");
     let ty = s.ty(s.outputs[out_idx].expr);
     for (k, f) in frames.iter().enumerate() {
-        let expected = parse_value(s, ty, f["outputs"]["out"].as_str().expect("out"));
+        let expected = parse_test_value(s, ty, f["outputs"]["out"].as_str().expect("out"))
+            .expect("a value of the output's type");
         assert_eq!(orig.outputs[k][out_idx], expected, "original, frame {k}");
         if k < 5 {
             assert_eq!(

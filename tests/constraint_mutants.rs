@@ -7,7 +7,8 @@ mod common;
 
 use std::process::Command;
 
-use common::{abc_pdr_bad_only, have, hypermut_ok, nusmv, run, AbcPdr};
+use common::{abc_pdr_bad_only, have, hypermut_ok, nusmv, run};
+use hypermut_testkit::{abc::Pdr, repo};
 use serde_json::Value as Json;
 
 const MODEL: &str = "tests/data/smv/door.smv";
@@ -84,9 +85,9 @@ fn constraint_mutants_are_killed_by_a_step_only_one_side_can_take() {
             let aig = hypermut_aig::read_aiger(&bytes, "product").expect("product parses");
             let theirs = abc_pdr_bad_only(&aig, tmp.path());
             let expected = if r["outcome"] == "killed" {
-                AbcPdr::Falsified
+                Pdr::Falsified
             } else {
-                AbcPdr::Proved
+                Pdr::Proved
             };
             assert_eq!(theirs, expected, "mutant {id}: {r}");
         }
@@ -119,6 +120,6 @@ fn constraint_mutants_are_killed_by_a_step_only_one_side_can_take() {
             .map(|l| l.contains("is true"))
             .expect("NuSMV checks the specification")
     };
-    assert!(verdict(&common::model(MODEL)));
+    assert!(verdict(&repo::path(MODEL)));
     assert!(!verdict(&mutant));
 }

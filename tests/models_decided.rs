@@ -14,10 +14,11 @@ mod common;
 
 use std::path::Path;
 
-use common::pyaiger::{confirm_with_pyaiger, py_case, PyCase};
-use common::{abc_comb_sat, abc_pdr_bad_only, have, hypermut_ok, root, AbcPdr};
+use common::{abc_comb_sat, abc_pdr_bad_only, have, hypermut_ok, py_case, root};
 use hypermut_aig::{read_aiger, read_witness, Aig, Lit};
 use hypermut_prove::cert_circuits::certificate_miters;
+use hypermut_testkit::abc::Pdr;
+use hypermut_testkit::pyaiger::{output_traces, PyCase};
 use serde_json::Value as Json;
 
 /// The bundled models, relative to the repository root.
@@ -118,12 +119,12 @@ fn check_model(model: &str, abc: bool) -> Confirmed {
         if abc {
             let theirs = abc_pdr_bad_only(&product, dir.path());
             let agrees = match outcome {
-                "killed" => theirs == AbcPdr::Falsified,
+                "killed" => theirs == Pdr::Falsified,
                 // ABC declines a constant property unless folding the constraints adds logic.
                 _ if product.bad[0].lit == Lit::FALSE => {
-                    matches!(theirs, AbcPdr::Combinational | AbcPdr::Proved)
+                    matches!(theirs, Pdr::Combinational | Pdr::Proved)
                 }
-                _ => theirs == AbcPdr::Proved,
+                _ => theirs == Pdr::Proved,
             };
             assert!(
                 agrees,
@@ -133,10 +134,11 @@ fn check_model(model: &str, abc: bool) -> Confirmed {
         }
     }
     let cases: Vec<PyCase> = py_cases.iter().map(|(c, ..)| c.clone()).collect();
-    if let Some(traces) = confirm_with_pyaiger(&cases) {
+    if let Some(traces) = output_traces(&cases) {
         for ((c, frames, depth), t) in py_cases.iter().zip(&traces) {
             assert_eq!(t.len(), *frames, "{}", c.file.display());
-            let expected = format!("{}1", "0".repeat(frames - 1));
+            let mut expected = vec![false; frames - 1];
+            expected.push(true);
             assert_eq!(
                 t,
                 &expected,

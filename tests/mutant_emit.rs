@@ -19,6 +19,7 @@ use std::process::Command;
 
 use common::{have, hypermut, hypermut_ok, nusmv, root, run};
 use hypermut_aig::{read_aiger, simulate, Aig};
+use hypermut_testkit::{tools, XorShift64};
 
 const ARBITER: &str = "models/verilog/arbiter.v";
 
@@ -50,7 +51,7 @@ fn yosys_failures(top: &str, files: &[(PathBuf, Option<&str>)]) -> Vec<String> {
         )
     };
     let all: String = files.iter().map(|(f, c)| script(f, *c)).collect();
-    let (ok, _) = run(Command::new("yosys").arg("-q").arg("-p").arg(&all));
+    let (ok, _) = tools::yosys(&all);
     if ok {
         return Vec::new();
     }
@@ -58,7 +59,7 @@ fn yosys_failures(top: &str, files: &[(PathBuf, Option<&str>)]) -> Vec<String> {
     files
         .iter()
         .filter_map(|(f, c)| {
-            let (ok, text) = run(Command::new("yosys").arg("-q").arg("-p").arg(script(f, *c)));
+            let (ok, text) = tools::yosys(&script(f, *c));
             (!ok).then(|| format!("{}: {text}", f.display()))
         })
         .collect()
@@ -70,7 +71,7 @@ fn verilog_model_sources_pass_yosys() {
         return;
     }
     let tmp = tempfile::tempdir().expect("temp dir");
-    let mut models: Vec<PathBuf> = std::fs::read_dir(common::model("models/verilog"))
+    let mut models: Vec<PathBuf> = std::fs::read_dir(root().join("models/verilog"))
         .expect("models/verilog")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "v"))
@@ -118,16 +119,9 @@ fn verilog_model_sources_pass_yosys() {
     }
 }
 
-/// A xorshift stream of bits.
-fn bits(seed: &mut u64, n: usize) -> Vec<Option<bool>> {
-    (0..n)
-        .map(|_| {
-            *seed ^= *seed << 13;
-            *seed ^= *seed >> 7;
-            *seed ^= *seed << 17;
-            Some(*seed & 1 == 1)
-        })
-        .collect()
+/// `n` bits of a xorshift stream.
+fn bits(rng: &mut XorShift64, n: usize) -> Vec<Option<bool>> {
+    (0..n).map(|_| Some(rng.coin())).collect()
 }
 
 fn read(path: &Path) -> Aig {
@@ -139,7 +133,7 @@ fn read(path: &Path) -> Aig {
 fn emitted_sources_simulate_like_the_conditional_mutant() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let ids = mutant_ids(ARBITER);
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = XorShift64::from_state(0x2545_f491_4f6c_dd1d);
     for id in ids.iter().copied().step_by(ids.len() / 12 + 1) {
         let src = tmp.path().join(format!("m{id}.v"));
         emit(ARBITER, id, "source", &src);
@@ -176,7 +170,7 @@ fn emitted_sources_simulate_like_the_conditional_mutant() {
         assert_eq!(out_names(&m), out_names(&c), "mutant {id}: outputs");
         for _ in 0..8 {
             let stim: Vec<Vec<Option<bool>>> =
-                (0..12).map(|_| bits(&mut seed, names.len())).collect();
+                (0..12).map(|_| bits(&mut rng, names.len())).collect();
             let stim_m: Vec<Vec<Option<bool>>> = stim
                 .iter()
                 .map(|f| order.iter().map(|k| f[*k]).collect())
@@ -345,16 +339,9 @@ fn simulate_iverilog(design: &Path, tb: &str, dir: &Path) -> Vec<BTreeMap<String
     let tb_file = dir.join("tb.v");
     std::fs::write(&tb_file, tb).expect("testbench written");
     let exe = dir.join("sim");
-    let (ok, text) = run(Command::new("iverilog")
-        .arg("-g2005")
-        .arg("-o")
-        .arg(&exe)
-        .arg("-s")
-        .arg("tb")
-        .arg(&tb_file)
-        .arg(design));
+    let (ok, text) = tools::iverilog(&["-g2005"], "tb", &[], &[&tb_file, design], &exe);
     assert!(ok, "iverilog rejects {}:\n{text}", design.display());
-    let (ok, text) = run(Command::new("vvp").arg("-n").arg(&exe));
+    let (ok, text) = tools::vvp(&exe);
     assert!(ok, "vvp failed:\n{text}");
     let mut frames: Vec<BTreeMap<String, u64>> = Vec::new();
     for l in text.lines() {

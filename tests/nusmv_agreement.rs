@@ -28,41 +28,20 @@ use hypermut_ir::{
 };
 use hypermut_prove::{Bmc, Engine, Ic3, Verdict};
 use hypermut_smv::load_smv;
+use hypermut_testkit::corpus;
 
 /// The shared NuSMV corpus (canonical path, so that error messages are short), if present.
 fn corpus_dir() -> Option<PathBuf> {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/smv"
-    ));
-    match dir.canonicalize() {
-        Ok(d) if d.is_dir() => Some(d),
-        _ => {
-            eprintln!("SKIPPED: the shared corpus (../shared/corpus/smv) is not available");
-            None
-        }
-    }
+    corpus::dir("smv")
 }
 
 /// Every `.smv` file below `dir`, sorted, as paths relative to `dir`.
 fn smv_files(dir: &Path) -> Vec<String> {
-    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(base, &p, out);
-            } else if p.extension().is_some_and(|x| x == "smv") {
-                if let Ok(rel) = p.strip_prefix(base) {
-                    out.push(rel.display().to_string());
-                }
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
+    let mut out: Vec<String> = corpus::files(dir, &["smv"])
+        .iter()
+        .filter_map(|p| p.strip_prefix(dir).ok())
+        .map(|rel| rel.display().to_string())
+        .collect();
     out.sort();
     out
 }

@@ -4,9 +4,10 @@
 
 mod common;
 
-use common::{abc_bmc_bad_only, have, hypermut_ok, AbcBmc};
+use common::{abc_bmc_bad_only, have, hypermut_ok};
 use hypermut_prove::bmc::Bmc;
 use hypermut_prove::{Engine, Verdict};
+use hypermut_testkit::abc;
 
 fn export(dir: &std::path::Path, guard: &str) -> hypermut_aig::Aig {
     let model = dir.join(format!("m{}.smv", guard.len()));
@@ -43,7 +44,10 @@ fn range_violation_is_a_reachable_bad_state() {
     };
     assert_eq!(depth, 3, "x = 3 in frame 3, and x + 1 = 4 is out of range");
     if have("berkeley-abc") {
-        assert_eq!(abc_bmc_bad_only(&aig, dir.path(), 10), AbcBmc::Asserted(3));
+        assert_eq!(
+            abc_bmc_bad_only(&aig, dir.path(), 10),
+            abc::Bmc::Asserted(3)
+        );
     }
     let aig = export(dir.path(), "x < 3");
     assert_eq!(aig.bad.len(), 1);
@@ -59,7 +63,7 @@ fn range_violation_is_a_reachable_bad_state() {
     if have("berkeley-abc") {
         assert!(!matches!(
             abc_bmc_bad_only(&aig, dir.path(), 10),
-            AbcBmc::Asserted(_)
+            abc::Bmc::Asserted(_)
         ));
     }
 }

@@ -269,14 +269,9 @@ fn malformed_smv_models_fail_with_located_errors_and_no_output() {
 
 #[test]
 fn the_corpus_intentionally_broken_models_are_rejected() {
-    let dir = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/corpus/smv/pynusmv/src/tests/pynusmv/models"
-    ));
-    if !dir.is_dir() {
-        eprintln!("SKIPPED: the shared corpus (../shared/corpus/smv) is not available");
+    let Some(dir) = hypermut_testkit::corpus::dir("smv/pynusmv/src/tests/pynusmv/models") else {
         return;
-    }
+    };
     assert_located_failure(
         "counter-syntax-error.smv",
         &dir.join("counter-syntax-error.smv"),

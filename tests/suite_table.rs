@@ -6,38 +6,20 @@
 
 mod common;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use common::{hypermut_ok, model};
+use common::hypermut_ok;
 use hypermut_hyper::Test;
-use hypermut_ir::{Frame, Interpreter, Role, System, Type, Value, VarId};
+use hypermut_ir::{Frame, Role, System, Value, VarId};
 use hypermut_mutate::{conditional, enumerate, make_controllable, Mutant, Operator};
+use hypermut_testkit::repo;
+use hypermut_testkit::sim::{parse_test_value, selector_kills};
 use serde_json::Value as Json;
 
 fn read_json(p: &Path) -> Json {
     let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-/// A value as tests write it (booleans, range integers, enumeration names, and bit-vectors
-/// as plain numbers or `0ud<w>_<n>`), read without hypermut's own parser.
-fn value(text: &str, ty: Type, sys: &System) -> Value {
-    match ty {
-        Type::Bool => Value::Bool(text == "TRUE"),
-        Type::Int { .. } => Value::Int(text.parse().expect("an integer")),
-        Type::Enum(id) => Value::Enum(
-            sys.enums[id.0 as usize]
-                .values
-                .iter()
-                .position(|v| v == text)
-                .expect("an enumeration value") as u32,
-        ),
-        Type::BitVec { width, .. } => {
-            let n = text.rsplit('_').next().unwrap_or(text);
-            Value::bits(width, n.parse::<u64>().expect("a small unsigned number"))
-        }
-    }
 }
 
 /// Whether `test` kills mutant `m`: some output of the conditional mutant with `mut = 1`
@@ -57,8 +39,10 @@ fn kills(sys: &System, m: &Mutant, test: &Test) -> Option<bool> {
                     continue;
                 }
                 let given = f.inputs.get(&v.name).or_else(|| f.nd.get(&v.name));
+                // Read without hypermut's own parser.
                 let val = match given {
-                    Some(t) => value(t, v.ty, s),
+                    Some(t) => parse_test_value(s, v.ty, t)
+                        .unwrap_or_else(|| panic!("`{t}` is no value of {}", v.name)),
                     None => Value::from_storage_bits(v.ty, &[]),
                 };
                 fr.inputs.insert(VarId(i as u32), val);
@@ -66,26 +50,8 @@ fn kills(sys: &System, m: &Mutant, test: &Test) -> Option<bool> {
             fr
         })
         .collect();
-    let interp = Interpreter::new(s);
-    let run = |b: bool| {
-        interp
-            .run(&HashMap::from([(cm.mut_var, Value::Bool(b))]), &frames)
-            .ok()
-    };
-    let (a, b) = (run(false)?, run(true)?);
-    for k in 0..frames.len() {
-        // A step only one side's constraints allow kills (`docs/method.md` §5.3).
-        if a.constraints_ok[k] != b.constraints_ok[k] {
-            return Some(true);
-        }
-        if !a.constraints_ok[k] {
-            return Some(false);
-        }
-        if a.outputs[k] != b.outputs[k] {
-            return Some(true);
-        }
-    }
-    Some(false)
+    // A step only one side's constraints allow kills (`docs/method.md` §5.3).
+    selector_kills(s, cm.mut_var, &frames)
 }
 
 #[test]
@@ -149,7 +115,7 @@ fn minimised_suite_kills_exactly_the_killed_mutants() {
     }
 
     // Independent re-check of the minimised suite in the word-level interpreter.
-    let sys = hypermut_smv::load_smv(&model("models/smv/beverage.smv")).expect("model");
+    let sys = hypermut_smv::load_smv(&repo::path("models/smv/beverage.smv")).expect("model");
     let mutants = enumerate(&sys, &Operator::ALL);
     let tests: Vec<Test> = suite["minimised"]
         .as_array()

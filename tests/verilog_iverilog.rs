@@ -11,14 +11,11 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use hypermut_ir::{Frame, Interpreter, Role, System, Type, Value, VarId};
+use hypermut_testkit::{corpus, have, tools, XorShift64};
 use hypermut_verilog::{load_verilog, VerilogOptions};
-
-/// The design list shared with the other corpus checks.
-const DESIGNS: &str = include_str!("data/verilog/corpus-designs.txt");
 
 /// Designs checked: name, clock input, frames, outputs not compared.
 ///
@@ -63,58 +60,11 @@ struct Case<'a> {
 /// Random runs per design.
 const RUNS: u64 = 3;
 
-fn corpus() -> Option<PathBuf> {
-    let base = std::env::var_os("HYPERMUT_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared")).to_path_buf()
-        });
-    let dir = base.join("corpus/verilog");
-    dir.is_dir().then_some(dir)
-}
-
-fn have(tool: &str) -> bool {
-    let ok = Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {tool}"))
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !ok {
-        eprintln!("SKIPPED: `{tool}` is not installed");
-    }
-    ok
-}
-
-/// (top, files) of a design in the list.
-fn design(name: &str) -> Option<(String, Vec<String>)> {
-    DESIGNS.lines().find_map(|l| {
-        let f: Vec<&str> = l.split('|').map(str::trim).collect();
-        (f.len() == 3 && f[0] == name).then(|| {
-            (
-                f[1].to_string(),
-                f[2].split_whitespace().map(String::from).collect(),
-            )
-        })
-    })
-}
-
-/// A xorshift generator (deterministic per seed).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn value(&mut self, ty: Type) -> Value {
-        let w = ty.bv_width().unwrap_or(1);
-        let bits: Vec<bool> = (0..w).map(|_| self.next() >> 11 & 1 == 1).collect();
-        Value::from_storage_bits(ty, &bits)
-    }
+/// A random value of the bit-vector (or boolean) type `ty`, one draw per bit.
+fn value(rng: &mut XorShift64, ty: Type) -> Value {
+    let w = ty.bv_width().unwrap_or(1);
+    let bits: Vec<bool> = (0..w).map(|_| rng.next_u64() >> 11 & 1 == 1).collect();
+    Value::from_storage_bits(ty, &bits)
 }
 
 /// A Verilog literal for a bit-vector value.
@@ -141,20 +91,20 @@ fn hier(name: &str) -> String {
 /// `async2sync` reading of hypermut.
 fn testbench(sys: &System, c: &Case, seed: u64) -> (String, usize) {
     let (top, clock, frames, skip) = (c.top, c.clock, c.frames, c.skip);
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let mut rng = XorShift64::new(seed);
     let inputs: Vec<VarId> = sys.vars_with_role(Role::Input);
     let mut stim: Vec<Frame> = Vec::new();
     for _ in 0..frames {
         let mut fr = Frame::default();
         for v in &inputs {
-            fr.inputs.insert(*v, rng.value(sys.var(*v).ty));
+            fr.inputs.insert(*v, value(&mut rng, sys.var(*v).ty));
         }
         stim.push(fr);
     }
     let mut free = HashMap::new();
     for (i, var) in sys.vars.iter().enumerate() {
         if var.role != Role::Input && var.init.is_none() {
-            free.insert(VarId(i as u32), rng.value(var.ty));
+            free.insert(VarId(i as u32), value(&mut rng, var.ty));
         }
     }
     let trace = Interpreter::new(sys)
@@ -222,8 +172,7 @@ fn testbench(sys: &System, c: &Case, seed: u64) -> (String, usize) {
 
 #[test]
 fn yosys_rejected_designs_agree_with_iverilog() {
-    let Some(dir) = corpus() else {
-        eprintln!("SKIPPED: the shared corpus (../shared/corpus/verilog) is not available");
+    let Some(dir) = corpus::dir("verilog") else {
         return;
     };
     if !have("iverilog") || !have("vvp") {
@@ -231,10 +180,11 @@ fn yosys_rejected_designs_agree_with_iverilog() {
     }
     let mut failures = Vec::new();
     for (name, clock, frames, skip) in CASES {
-        let Some((top, files)) = design(name) else {
+        let Some(design) = corpus::verilog_design(name) else {
             panic!("{name} is not in the design list");
         };
-        let paths: Vec<PathBuf> = files.iter().map(|f| dir.join(f)).collect();
+        let top = design.top.clone();
+        let paths = design.paths(&dir);
         let opts = VerilogOptions {
             top: Some(top.clone()),
             observe_state: true,
@@ -263,38 +213,25 @@ fn yosys_rejected_designs_agree_with_iverilog() {
             let exe = tmp.path().join("sim");
             // Verilog-2005; designs with SystemVerilog `assert property` items (VIS models)
             // are read as SystemVerilog with the assertions left out.
-            let mut out = None;
+            let includes: Vec<&Path> = paths.first().and_then(|p| p.parent()).into_iter().collect();
+            let files: Vec<&Path> = std::iter::once(tb_file.as_path())
+                .chain(paths.iter().map(|p| p.as_path()))
+                .collect();
+            let mut out = (false, String::new());
             for flags in [&["-g2005"][..], &["-g2012", "-gno-assertions"][..]] {
-                let mut cmd = Command::new("iverilog");
-                cmd.args(flags).arg("-o").arg(&exe).arg("-s").arg("tb");
-                if let Some(d) = paths.first().and_then(|p| p.parent()) {
-                    cmd.arg("-I").arg(d);
-                }
-                let o = cmd
-                    .arg(&tb_file)
-                    .args(&paths)
-                    .output()
-                    .expect("iverilog runs");
-                let done = o.status.success();
-                out = Some(o);
-                if done {
+                out = tools::iverilog(flags, "tb", &includes, &files, &exe);
+                if out.0 {
                     break;
                 }
             }
-            let out = out.expect("iverilog ran");
-            if !out.status.success() {
+            if !out.0 {
                 failures.push(format!(
                     "{name}: iverilog rejects the design or testbench:\n{}",
-                    String::from_utf8_lossy(&out.stderr)
+                    out.1
                 ));
                 break;
             }
-            let run = Command::new("vvp")
-                .arg("-n")
-                .arg(&exe)
-                .output()
-                .expect("vvp runs");
-            let text = String::from_utf8_lossy(&run.stdout).to_string();
+            let (_, text) = tools::vvp(&exe);
             if !text.contains("PASS") {
                 let first: Vec<&str> = text
                     .lines()

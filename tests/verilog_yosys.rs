@@ -29,7 +29,6 @@
 //! when the corpus or the tools are missing.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use hypermut_aig::aiger::{write_aiger, AigerFormat};
@@ -39,10 +38,9 @@ use hypermut_hyper::miter::miter;
 use hypermut_ir::{Role, VarId};
 use hypermut_mutate::make_controllable;
 use hypermut_prove::{bmc::Bmc, Certificate, Engine, Ic3, Verdict};
+use hypermut_testkit::corpus::{self, Design};
+use hypermut_testkit::{abc, have, tools};
 use hypermut_verilog::{load_verilog, VerilogOptions};
-
-/// The design list shared with the corpus test and the script.
-const DESIGNS: &str = include_str!("data/verilog/corpus-designs.txt");
 
 /// Designs checked by the (non-ignored) test: one per family and feature.
 const SUBSET: &[&str] = &[
@@ -71,60 +69,10 @@ const DEPTH: usize = 20;
 /// Time limit of IC3 per design, in seconds.
 const IC3_SECONDS: u64 = 120;
 
-/// One design of the corpus.
-#[derive(Clone, Debug)]
-pub struct Design {
-    name: String,
-    top: String,
-    files: Vec<String>,
-}
-
-fn designs() -> Vec<Design> {
-    DESIGNS
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| {
-            let mut f = l.split('|').map(str::trim);
-            let name = f.next()?.to_string();
-            let top = f.next()?.to_string();
-            let files = f.next()?.split_whitespace().map(String::from).collect();
-            Some(Design { name, top, files })
-        })
-        .collect()
-}
-
-/// The corpus folder (`HYPERMUT_SHARED_DIR` overrides `../shared`).
-fn corpus() -> Option<PathBuf> {
-    let base = std::env::var_os("HYPERMUT_SHARED_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared")).to_path_buf()
-        });
-    let dir = base.join("corpus/verilog");
-    dir.is_dir().then_some(dir)
-}
-
-/// Whether a tool is on PATH (prints why the check is skipped otherwise).
-fn have(tool: &str) -> bool {
-    let ok = Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {tool}"))
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !ok {
-        eprintln!("SKIPPED: `{tool}` is not installed");
-    }
-    ok
-}
-
-/// The checks' common preconditions.
+/// The checks' common preconditions: the corpus folder, yosys and ABC.
 fn setup() -> Option<PathBuf> {
-    let Some(dir) = corpus() else {
-        eprintln!("SKIPPED: the shared corpus (../shared/corpus/verilog) is not available");
-        return None;
-    };
-    (have("yosys") && have("berkeley-abc")).then_some(dir)
+    let dir = corpus::dir("verilog")?;
+    (have("yosys") && have(abc::ABC)).then_some(dir)
 }
 
 /// yosys's AIGER of a design (`observe` adds `expose -dff`); designs with SystemVerilog
@@ -148,7 +96,7 @@ fn yosys_aig_with(
     tmp: &Path,
     flags: &str,
 ) -> Result<Aig, String> {
-    let files: Vec<PathBuf> = d.files.iter().map(|f| corpus.join(f)).collect();
+    let files = d.paths(corpus);
     let mut incs: Vec<String> = files
         .iter()
         .filter_map(|f| f.parent().map(|p| format!("-I {}", p.display())))
@@ -165,18 +113,11 @@ fn yosys_aig_with(
     );
     let sfile = tmp.join("flow.ys");
     std::fs::write(&sfile, script).map_err(|e| e.to_string())?;
-    let r = Command::new("yosys")
-        .arg("-q")
-        .arg("-s")
-        .arg(&sfile)
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !r.status.success() {
-        let err =
-            String::from_utf8_lossy(&r.stderr).to_string() + &String::from_utf8_lossy(&r.stdout);
+    let (ok, err) = tools::yosys_file(&sfile);
+    if !ok {
         return Err(match err.lines().find(|l| l.contains("ERROR")) {
             Some(line) => line.to_string(),
-            None => format!("yosys failed ({})", r.status),
+            None => "yosys failed".to_string(),
         });
     }
     let bytes = std::fs::read(&out).map_err(|e| e.to_string())?;
@@ -197,7 +138,7 @@ fn yosys_aig_with(
 
 /// hypermut's AIGER of a design.
 pub fn hypermut_aig(corpus: &Path, d: &Design, observe: bool) -> Result<Aig, String> {
-    let files: Vec<PathBuf> = d.files.iter().map(|f| corpus.join(f)).collect();
+    let files = d.paths(corpus);
     let opts = VerilogOptions {
         top: Some(d.top.clone()),
         observe_state: observe,
@@ -322,18 +263,6 @@ enum Abc {
     Undecided(String),
 }
 
-/// Runs ABC on `script` with a time limit and returns its standard output.
-fn abc(script: &str, seconds: u32) -> Result<String, String> {
-    Command::new("timeout")
-        .arg(seconds.to_string())
-        .arg("berkeley-abc")
-        .arg("-c")
-        .arg(script)
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).to_string())
-        .map_err(|e| e.to_string())
-}
-
 /// ABC's `bmc3` on its sequential miter of the two files, frames 0 to [`DEPTH`].
 fn abc_bmc(fa: &Path, fb: &Path) -> Abc {
     let script = format!(
@@ -342,7 +271,7 @@ fn abc_bmc(fa: &Path, fb: &Path) -> Abc {
         fb.display(),
         DEPTH + 1
     );
-    match abc(&script, 400) {
+    match abc::run_script_within(&script, 400) {
         Ok(text) if text.contains("was asserted in frame") => Abc::NotEquivalent(
             text.lines()
                 .filter(|l| l.contains("asserted"))
@@ -382,7 +311,7 @@ fn abc_dsec(a: &Aig, b: &Aig, outputs: &[String], tmp: &Path) -> Abc {
     } else {
         format!("dsec -T 300 {} {}", fa.display(), fb.display())
     };
-    let text = match abc(&cmd, 400) {
+    let text = match abc::run_script_within(&cmd, 400) {
         Ok(t) => t,
         Err(e) => return Abc::Undecided(e),
     };
@@ -488,11 +417,8 @@ fn check(corpus: &Path, d: &Design) -> Outcome {
 /// The corpus folder and the design called `name` (for debugging one design).
 #[allow(dead_code)]
 pub fn find(name: &str) -> (PathBuf, Design) {
-    let dir = corpus().expect("corpus");
-    let d = designs()
-        .into_iter()
-        .find(|d| d.name == name)
-        .expect("design");
+    let dir = corpus::dir("verilog").expect("corpus");
+    let d = corpus::verilog_design(name).expect("design");
     (dir, d)
 }
 
@@ -537,7 +463,7 @@ fn run(names: Option<&[&str]>) -> usize {
     let mut t = Tally::default();
     println!("| design | result | hypermut (IC3, else BMC {DEPTH}) | ABC | outputs matched / one side only + yosys-internal | ANDs hypermut / yosys | time |");
     println!("|---|---|---|---|---|---|---|");
-    for d in designs() {
+    for d in corpus::verilog_designs() {
         if names.is_some_and(|n| !n.contains(&d.name.as_str())) {
             continue;
         }

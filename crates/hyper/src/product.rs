@@ -192,22 +192,16 @@ mod tests {
     use crate::MutantProduct;
     use hypermut_aig::{simulate, Named};
     use hypermut_mutate::{enumerate, Operator};
+    use hypermut_testkit::XorShift64;
 
     const COUNTER: &str =
         "-- @output cnt\nMODULE main\nIVAR inc : boolean;\nVAR cnt : 0..3; par : boolean;\n\
         ASSIGN init(cnt) := 0; next(cnt) := case inc & cnt < 3 : cnt + 1; TRUE : cnt; esac;\n\
         init(par) := FALSE; next(par) := case inc & cnt < 2 : !par; TRUE : par; esac;\n";
 
-    /// A deterministic pseudo-random bit stream (xorshift), so failures reproduce.
-    fn bits(seed: &mut u64, n: usize) -> Vec<Option<bool>> {
-        (0..n)
-            .map(|_| {
-                *seed ^= *seed << 13;
-                *seed ^= *seed >> 7;
-                *seed ^= *seed << 17;
-                Some(*seed & 1 == 1)
-            })
-            .collect()
+    /// `n` bits of a deterministic pseudo-random stream (xorshift), so failures reproduce.
+    fn bits(rng: &mut XorShift64, n: usize) -> Vec<Option<bool>> {
+        (0..n).map(|_| Some(rng.coin())).collect()
     }
 
     /// Copy A of the product behaves like the conditional mutant with `mut = 0`, copy B like
@@ -215,7 +209,7 @@ mod tests {
     #[test]
     fn copies_simulate_like_the_conditional_mutant() {
         let sys = hypermut_smv::parse_smv("c.smv", COUNTER).expect("model");
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = XorShift64::from_state(0x9e37_79b9_7f4a_7c15);
         for m in enumerate(&sys, &Operator::ALL) {
             let Ok(mp) = MutantProduct::build(&sys, &m) else {
                 continue;
@@ -239,7 +233,7 @@ mod tests {
             }
             for _ in 0..8 {
                 let stim: Vec<Vec<Option<bool>>> =
-                    (0..6).map(|_| bits(&mut seed, c.inputs.len())).collect();
+                    (0..6).map(|_| bits(&mut rng, c.inputs.len())).collect();
                 let run_c = |m: bool| {
                     let mut init = vec![Some(false); c.latches.len()];
                     init[sel] = Some(m);

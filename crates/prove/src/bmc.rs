@@ -246,8 +246,8 @@ pub(crate) fn witness<S: SolveIncremental>(
 mod tests {
     use super::*;
     use crate::testutil::{
-        assert_witness_valid, random_aig, shortest_depth, without_free_latches,
-        write_binary_aiger, Rng, Shape,
+        assert_witness_valid, random_aig, shortest_depth, without_free_latches, write_binary_aiger,
+        Rng, Shape,
     };
     use crate::Certificate;
     use hypermut_aig::Named;

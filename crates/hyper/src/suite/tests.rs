@@ -110,7 +110,9 @@ fn greedy_cover_against_brute_force_on_random_matrices() {
 /// A bundled SMV model, or `None` (with a `SKIPPED` message) when it cannot be read.
 fn bundled(name: &str) -> Option<System> {
     let text = repo::model_text(&format!("smv/{name}"))?;
-    hypermut_smv::parse_smv(name, &text).ok()
+    hypermut_smv::parse_smv(name, &text)
+        .map_err(|e| eprintln!("SKIPPED: models/smv/{name} does not load: {e}"))
+        .ok()
 }
 
 /// Strong kill of one conditional mutant by a stimulus, in the word-level interpreter

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use hypermut_aig::aiger::{safety_properties, write_aiger_with, AigerFormat, WriteOptions};
 use hypermut_aig::{check_witness, read_aiger, Aig, Witness};
-use hypermut_testkit::pyaiger::{output_traces, PyCase};
 use hypermut_testkit::abc::ABC;
+use hypermut_testkit::pyaiger::{output_traces, PyCase};
 use hypermut_testkit::{corpus, have};
 
 use super::abc_confirms_witness_circuit;
@@ -67,7 +67,9 @@ fn expected_results(corpus: &Path) -> Vec<(PathBuf, bool)> {
 
 #[test]
 fn corpus_verdicts_witnesses_and_certificates() {
-    let Some(corpus_dir) = corpus::dir("") else { return };
+    let Some(corpus_dir) = corpus::dir("") else {
+        return;
+    };
     let expected = expected_results(&corpus_dir);
     assert!(
         expected.len() >= 100,
