@@ -59,7 +59,10 @@ fn refill_mutant_is_killed_by_the_shortest_test_and_replays() {
         .map(|f| f["inputs"]["inp"].as_str().expect("inp"))
         .collect();
     assert_eq!(&inputs[..5], &["req", "req", "fill", "req", "req"]);
-    assert_eq!(test["requires_nd_control"], true);
+    // The paper's refill mutant is killed definitely: whatever coffee-or-tea choices the
+    // machine makes, the mutant serves nothing in the last step and the original serves.
+    assert_eq!(test["kill_class"], "definite");
+    assert_eq!(test["requires_nd_control"], false);
 
     // Independent replay on the word-level model: rebuild the conditional mutant from the
     // source, feed the test's inputs and nd values, run original and mutant separately.

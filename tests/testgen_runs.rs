@@ -313,15 +313,17 @@ fn shards_merged_equal_one_full_run() {
 #[test]
 fn tests_say_whether_they_need_control_of_nondeterminism() {
     let tmp = tempfile::tempdir().expect("temp dir");
-    // beverage.smv chooses coffee or tea nondeterministically; arbiter.v is deterministic.
+    // car_alarm_timed.smv lets time pass nondeterministically (kills of all three classes);
+    // arbiter.v is deterministic (every kill is definite).
     for (model, nondeterministic) in [
-        ("models/smv/beverage.smv", true),
+        ("models/smv/car_alarm_timed.smv", true),
         ("models/verilog/arbiter.v", false),
     ] {
         let dir = tmp.path().join(if nondeterministic { "nd" } else { "det" });
         let out = hypermut_ok(&["testgen", model, "--out", dir.to_str().expect("utf-8")]);
         let files = test_files(&dir);
         assert!(!files.is_empty(), "{model} has killing tests");
+        let mut classes = std::collections::BTreeSet::new();
         for (name, text) in &files {
             let t: Json = serde_json::from_str(text).expect("JSON test");
             let sets_nd = t["frames"]
@@ -330,18 +332,28 @@ fn tests_say_whether_they_need_control_of_nondeterminism() {
                 .iter()
                 .any(|f| f["nd"].as_object().is_some_and(|o| !o.is_empty()));
             assert_eq!(sets_nd, nondeterministic, "{model} {name}");
-            assert_eq!(t["requires_nd_control"].as_bool(), Some(nondeterministic));
-            let note = t["note"].as_str().expect("note");
+            let class = t["kill_class"].as_str().expect("kill_class");
+            classes.insert(class.to_string());
             assert_eq!(
-                note.starts_with("requires control of nondeterminism"),
-                nondeterministic,
-                "{note}"
+                t["requires_nd_control"].as_bool(),
+                Some(class == "controlled"),
+                "{model} {name}"
             );
+            let note = t["note"].as_str().expect("note");
+            let prefix = match (class, nondeterministic) {
+                ("definite", false) => "deterministic",
+                ("definite", true) => "definite",
+                ("potential", _) => "potential",
+                _ => "requires control of nondeterminism",
+            };
+            assert!(note.starts_with(prefix), "{model} {name}: {class}: {note}");
         }
-        assert_eq!(
-            out.contains("require control of nondeterminism"),
-            nondeterministic,
-            "{out}"
-        );
+        let expected: &[&str] = if nondeterministic {
+            &["controlled", "definite", "potential"]
+        } else {
+            &["definite"]
+        };
+        assert_eq!(classes.iter().map(String::as_str).collect::<Vec<_>>(), expected);
+        assert!(out.contains("killing tests: "), "{out}");
     }
 }

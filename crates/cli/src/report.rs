@@ -2,7 +2,9 @@
 //! progress bar.
 
 use hypermut_ir::Diagnostic;
-use hypermut_testgen::{Counts, MutantRecord, MutantVerdict, Progress, RunReport, TableProgress};
+use hypermut_testgen::{
+    Counts, KillClass, MutantRecord, MutantVerdict, Progress, RunReport, TableProgress,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Prints the front-end's warnings and notes on stderr.
@@ -33,7 +35,7 @@ pub fn print_error(e: &anyhow::Error) {
 pub fn print_run(report: &RunReport) {
     let s = &report.summary;
     println!(
-        "{:>4}  {:<32} {:<8} {:<28} {:<11} {:>5}",
+        "{:>4}  {:<32} {:<8} {:<28} {:<11} {:>5}  kill",
         "id", "location", "operator", "mutation", "verdict", "depth"
     );
     for r in &s.results {
@@ -42,13 +44,14 @@ pub fn print_run(report: &RunReport) {
             v => v.name(),
         };
         println!(
-            "{:>4}  {:<32} {:<8} {:<28} {:<11} {:>5}",
+            "{:>4}  {:<32} {:<8} {:<28} {:<11} {:>5}  {}",
             r.id,
             r.location,
             r.operator,
             format!("{} → {}", r.original, r.replacement),
             verdict,
-            r.depth.map(|d| d.to_string()).unwrap_or_else(|| "-".into())
+            r.depth.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
+            r.kill_class.map_or("-", KillClass::name)
         );
         if r.outcome == MutantVerdict::Error {
             println!("      {}", r.reason);
@@ -59,11 +62,13 @@ pub fn print_run(report: &RunReport) {
         "\n{} mutants: {} killed, {} equivalent, {} unknown, {} invalid, {} errors; mutation score {:.1}% (killed / valid non-equivalent)",
         s.mutants, c.killed, c.equivalent, c.unknown, c.invalid, c.errors, c.score()
     );
-    let nd = s.results.iter().filter(|r| r.requires_nd_control).count();
-    if nd > 0 {
+    if c.killed > 0 {
+        let [definite, potential, controlled] =
+            KillClass::ALL.map(|k| s.results.iter().filter(|r| r.kill_class == Some(k)).count());
         println!(
-            "{nd} of {} killing tests require control of nondeterminism (nd values in the test files)",
-            c.killed
+            "killing tests: {definite} definite (the inputs kill whatever the system chooses), \
+             {potential} potential (the mutant fails for some of its choices), {controlled} \
+             need control of nondeterminism (nd values in the test files)"
         );
     }
     for line in report.suite_lines() {

@@ -6,6 +6,7 @@
 //! some output differs. [`extract_test`] turns a witness of that property into a linear test
 //! and replays it on the word-level system.
 
+pub mod agreement;
 pub mod error;
 pub mod miter;
 pub mod pipeline;
@@ -14,6 +15,7 @@ pub mod suite;
 pub mod test;
 pub mod validity;
 
+pub use agreement::{agreement, Agreement};
 pub use error::HyperError;
 pub use pipeline::MutantProduct;
 pub use product::{product, Product};

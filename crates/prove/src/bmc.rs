@@ -186,6 +186,37 @@ pub fn check_bound(aig: &Aig, k: usize) -> Result<Option<Witness>, BmcError> {
     }
 }
 
+/// Whether `bad[0]` can hold in frame `k` (with every constraint holding in frames `0..=k`)
+/// when input `i` takes value `fixed[f][i]` in frame `f` wherever that is `Some` (frames past
+/// `fixed.len()` and `None` entries are free). The witness when it can; stops at `deadline`.
+pub fn check_bound_fixed(
+    aig: &Aig,
+    k: usize,
+    fixed: &[Vec<Option<bool>>],
+    deadline: Option<Instant>,
+) -> Result<Option<Witness>, BmcError> {
+    let bad = aig.bad.first().ok_or(BmcError::NoBadProperty)?.lit;
+    let mut solver = new_solver(deadline);
+    let mut u = Unroller::new(aig, &roots(aig, bad), InitMode::Reset)?;
+    let mut assumptions = Vec::new();
+    for f in 0..=k {
+        add_frame_with_constraints(&mut u, &mut solver, aig)?;
+        let values = fixed.get(f).map(Vec::as_slice).unwrap_or(&[]);
+        for (input, value) in aig.inputs.iter().zip(values) {
+            // An input outside the cone of influence cannot matter.
+            if let (Some(v), Ok(l)) = (value, u.lit(f, input.lit)) {
+                assumptions.push(if *v { l } else { !l });
+            }
+        }
+    }
+    assumptions.push(u.lit(k, bad)?);
+    match solver.solve_assumps(&assumptions).map_err(solver_err)? {
+        SolverResult::Sat => Ok(Some(witness(&u, &solver, aig, k)?)),
+        SolverResult::Unsat => Ok(None),
+        SolverResult::Interrupted => Err(BmcError::Interrupted),
+    }
+}
+
 /// The literals whose cone BMC needs: the bad property and every constraint.
 pub(crate) fn roots(aig: &Aig, bad: Lit) -> Vec<Lit> {
     std::iter::once(bad)
@@ -462,6 +493,35 @@ mod tests {
             Verdict::Unknown(m) => assert!(m.starts_with("time limit reached"), "{m}"),
             v => panic!("unexpected {v:?}"),
         }
+    }
+
+    #[test]
+    fn fixed_inputs_restrict_the_search() {
+        // bad: input `a` was true in frame 0 (latch) and `b` is true now.
+        let mut g = Aig::new();
+        let a = g.add_input("a");
+        let b = g.add_input("b");
+        let seen = g.add_latch("seen", Reset::Zero);
+        g.set_next(seen, a);
+        let bad = g.and(seen, b);
+        g.bad.push(named(bad));
+        assert!(check_bound_fixed(&g, 1, &[], None)
+            .expect("no error")
+            .is_some());
+        let a_false = vec![vec![Some(false), None]];
+        assert!(check_bound_fixed(&g, 1, &a_false, None)
+            .expect("no error")
+            .is_none());
+        let both = vec![vec![Some(true), None], vec![None, Some(true)]];
+        let w = check_bound_fixed(&g, 1, &both, None)
+            .expect("no error")
+            .expect("reachable");
+        assert_eq!(w.inputs[0][0], Some(true));
+        assert_eq!(w.inputs[1][1], Some(true));
+        let b_false = vec![vec![Some(true), None], vec![None, Some(false)]];
+        assert!(check_bound_fixed(&g, 1, &b_false, None)
+            .expect("no error")
+            .is_none());
     }
 
     #[test]

@@ -37,7 +37,7 @@ mod tests;
 #[cfg(test)]
 mod testutil;
 
-pub use bmc::{bmc_depth_search, check_bound, Bmc, BmcError};
+pub use bmc::{bmc_depth_search, check_bound, check_bound_fixed, Bmc, BmcError};
 pub use certificate::{
     check_certificate, check_certificate_limited, witness_circuit, CertError, Certificate,
 };

@@ -2,21 +2,22 @@
 //! schedule within the time budget, and the checked evidence of the verdict. No file I/O:
 //! the result is a [`Decision`] value that the store writes.
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use hypermut_aig::blast::{blast, BlastOptions};
 use hypermut_aig::{Aig, Lit, Witness};
-use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, RangeCheck};
-use hypermut_ir::System;
+use hypermut_hyper::{agreement, extract_test, range_check, HyperError, MutantProduct, RangeCheck};
+use hypermut_ir::{System, VarId};
 use hypermut_mutate::{make_controllable, Mutant};
-use hypermut_prove::bmc::check_bound;
+use hypermut_prove::bmc::{check_bound, check_bound_fixed, BmcError};
 use hypermut_prove::{witness_circuit, Certificate, Limits, Schedule, Verdict};
 use hypermut_smv::SmvOptions;
 
 use crate::error::{Error, Result};
 use crate::layout;
 use crate::load::Model;
-use crate::record::{MutantRecord, MutantVerdict, ProductSize};
+use crate::record::{KillClass, MutantRecord, MutantVerdict, ProductSize};
 use crate::select::location;
 use crate::testfile::TestFile;
 
@@ -88,6 +89,7 @@ impl<'a> Decider<'a> {
                 replacement: m.replacement.clone(),
                 outcome: MutantVerdict::Error,
                 depth: None,
+                kill_class: None,
                 test: None,
                 certificate: None,
                 reason: String::new(),
@@ -172,12 +174,16 @@ impl<'a> Decider<'a> {
         rec.engine = self.schedule.stage_name(run.stage).map(str::to_string);
         match run.verdict {
             Verdict::Unsafe(w) => {
-                let test = extract_test(&mp.conditional, &mp.nd, &mp.blasted, &w).map_err(|e| {
-                    Error::from(e)
-                        .context("the counterexample does not replay on the word-level model")
-                })?;
+                let mut test =
+                    extract_test(&mp.conditional, &mp.nd, &mp.blasted, &w).map_err(|e| {
+                        Error::from(e)
+                            .context("the counterexample does not replay on the word-level model")
+                    })?;
+                let class = classify(&mp, &w, test.depth, limits.deadline)?;
+                test.requires_nd_control = class == KillClass::Controlled;
                 rec.outcome = MutantVerdict::Killed;
                 rec.depth = Some(test.depth);
+                rec.kill_class = Some(class);
                 rec.requires_nd_control = test.requires_nd_control;
                 rec.test = Some(layout::test_file(m.id));
                 rec.reason = format!(
@@ -192,6 +198,7 @@ impl<'a> Decider<'a> {
                     &location,
                     &mp,
                     test,
+                    class,
                 ));
                 d.witness = Some(w);
             }
@@ -217,6 +224,65 @@ impl<'a> Decider<'a> {
         }
         Ok(())
     }
+}
+
+/// How the killing test of `w` (first difference in frame `depth`) kills the mutant of `mp`
+/// when the tester applies only its inputs (`docs/method.md` §4.2). Without nd inputs the
+/// test is definite as it is. Otherwise, on the agreement circuit (the copies choose their
+/// nd values apart), with the test's inputs fixed: if no original behaviour and no mutant
+/// behaviour answer alike up to `depth`, definite; else, if none answers like the mutant
+/// with the test's nd values, potential; else controlled. A check stopped by the deadline
+/// counts as failed (the weaker class).
+fn classify(
+    mp: &MutantProduct,
+    w: &Witness,
+    depth: usize,
+    deadline: Option<Instant>,
+) -> Result<KillClass> {
+    let c = &mp.blasted;
+    let nd_vars: HashSet<VarId> = mp.nd.iter().map(|n| n.var).collect();
+    let mut private = vec![false; c.aig.inputs.len()];
+    for vb in c.inputs.iter().filter(|vb| nd_vars.contains(&vb.var)) {
+        for i in vb.bits.iter().filter_map(|b| c.aig.input_index(*b)) {
+            private[i] = true;
+        }
+    }
+    if !private.contains(&true) {
+        return Ok(KillClass::Definite);
+    }
+    let ag = agreement(c, mp.selector, &private)?;
+    // The product's inputs are the conditional mutant's, in the same order.
+    let fixed = |mutant_nd: bool| -> Vec<Vec<Option<bool>>> {
+        (0..=depth)
+            .map(|k| {
+                let mut v = vec![None; ag.aig.inputs.len()];
+                for (i, (a, b)) in ag.inputs.iter().enumerate() {
+                    let value = w.inputs.get(k).and_then(|f| f.get(i).copied().flatten());
+                    let value = Some(value.unwrap_or(false));
+                    if !private[i] {
+                        v[*a] = value;
+                    } else if mutant_nd {
+                        v[*b] = value;
+                    }
+                }
+                v
+            })
+            .collect()
+    };
+    let answered_alike = |mutant_nd: bool| -> Result<bool> {
+        match check_bound_fixed(&ag.aig, depth, &fixed(mutant_nd), deadline) {
+            Ok(found) => Ok(found.is_some()),
+            Err(BmcError::Interrupted) => Ok(true),
+            Err(e) => Err(e.into()),
+        }
+    };
+    Ok(if !answered_alike(false)? {
+        KillClass::Definite
+    } else if !answered_alike(true)? {
+        KillClass::Potential
+    } else {
+        KillClass::Controlled
+    })
 }
 
 /// AND gates of the model's circuit after the nd transformation (the base of ΔGates).

@@ -42,7 +42,7 @@ pub use error::{Error, Result};
 pub use export::{emit_mutant, encode, format_for, model_circuit, mutant_product, Emit, Emitted};
 pub use load::{language_of, load, FrontendOptions, Language, Loaded, Model};
 pub use merge::{merge, MergeOptions, Merged};
-pub use record::{Counts, MutantRecord, MutantVerdict, ProductSize, RunInfo, Summary};
+pub use record::{Counts, KillClass, MutantRecord, MutantVerdict, ProductSize, RunInfo, Summary};
 pub use run::{run, run_info, Options, Progress, Quiet, RunReport};
 pub use select::{all_mutants, location, mutant_by_id, Selection, Shard};
 pub use store::{Existing, Store};

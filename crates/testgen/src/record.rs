@@ -60,6 +60,38 @@ pub struct ProductSize {
     pub ands: usize,
 }
 
+/// How a killing test kills its mutant when the tester does not choose the nd values
+/// (choices, free values, power-up values; `docs/method.md` §4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KillClass {
+    /// The test's inputs kill whatever nd values the original and the mutant take.
+    Definite,
+    /// Under the test's inputs, the mutant's behaviour with the test's nd values is no
+    /// behaviour of the original: the test fails the mutant for some of its choices.
+    Potential,
+    /// The test kills only when the tester also applies its nd values.
+    Controlled,
+}
+
+impl KillClass {
+    /// Every class, strongest first.
+    pub const ALL: [KillClass; 3] = [
+        KillClass::Definite,
+        KillClass::Potential,
+        KillClass::Controlled,
+    ];
+
+    /// The name used in files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            KillClass::Definite => "definite",
+            KillClass::Potential => "potential",
+            KillClass::Controlled => "controlled",
+        }
+    }
+}
+
 /// One line of `results.jsonl` and one entry of `summary.json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MutantRecord {
@@ -77,6 +109,9 @@ pub struct MutantRecord {
     pub outcome: MutantVerdict,
     /// Frame of the first differing output (killed mutants).
     pub depth: Option<usize>,
+    /// How the test kills the mutant without control of nondeterminism (killed mutants).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kill_class: Option<KillClass>,
     /// Test file, relative to the output directory (killed mutants).
     pub test: Option<String>,
     /// Certificate circuit (Certifaiger format, over the product of `hypermut product`),
@@ -89,8 +124,8 @@ pub struct MutantRecord {
     pub product: ProductSize,
     /// Wall-clock time for this mutant, in milliseconds.
     pub millis: u64,
-    /// The killing test sets nd values: applying it requires control of the model's
-    /// nondeterminism.
+    /// The kill depends on the test's nd values (its class is `controlled`): applying it
+    /// requires control of the model's nondeterminism.
     #[serde(default)]
     pub requires_nd_control: bool,
     /// AND gates of the original model (after the nd transformation), for ΔGates.
@@ -239,6 +274,7 @@ mod tests {
             replacement: "<=".into(),
             outcome,
             depth: None,
+            kill_class: None,
             test: None,
             certificate: None,
             reason: String::new(),

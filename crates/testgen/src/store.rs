@@ -269,6 +269,7 @@ mod tests {
             replacement: "<=".into(),
             outcome: MutantVerdict::Unknown,
             depth: None,
+            kill_class: None,
             test: None,
             certificate: None,
             reason: String::new(),

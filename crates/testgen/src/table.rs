@@ -485,6 +485,7 @@ mod tests {
 
     fn summary(results: Vec<MutantRecord>) -> Summary {
         Summary::new("m.smv", "", 20, results)
+            kill_class: None,
     }
 
     #[test]

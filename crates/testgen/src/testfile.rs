@@ -9,6 +9,8 @@ use hypermut_hyper::{Blocked, MutantProduct, Test};
 use hypermut_ir::{Role, System};
 use hypermut_mutate::{Mutant, NdSource};
 
+use crate::record::KillClass;
+
 /// A test file: the test plus the model, the mutation and the interface it refers to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TestFile {
@@ -30,6 +32,8 @@ pub struct TestFile {
     pub outputs: Vec<String>,
     /// Controllable nondeterminism: nd input name → what it resolves.
     pub nd: BTreeMap<String, String>,
+    /// How the test kills the mutant when the tester applies only its inputs.
+    pub kill_class: KillClass,
     /// Says whether applying the test needs control of the nd values.
     pub note: String,
     /// How the test kills the mutant.
@@ -39,10 +43,25 @@ pub struct TestFile {
     pub test: Test,
 }
 
-/// What a test file says about nd control.
-const NOTE_ND: &str =
-    "requires control of nondeterminism: apply the nd values of every frame as well";
-const NOTE_DETERMINISTIC: &str = "deterministic: the inputs alone reproduce the expected outputs";
+/// What a test file says about nd control, per kill class.
+fn note(class: KillClass, has_nd: bool) -> &'static str {
+    match (class, has_nd) {
+        (KillClass::Definite, false) => {
+            "deterministic: the inputs alone reproduce the expected outputs"
+        }
+        (KillClass::Definite, true) => {
+            "definite: the inputs alone kill the mutant whatever nd values the original and the \
+             mutant take; the expected outputs are those of the test's nd values"
+        }
+        (KillClass::Potential, _) => {
+            "potential: with the inputs alone, the mutant fails for some of its nd values (those \
+             of the test); apply the nd values as well to kill it for sure"
+        }
+        (KillClass::Controlled, _) => {
+            "requires control of nondeterminism: apply the nd values of every frame as well"
+        }
+    }
+}
 
 impl TestFile {
     /// The test file of `test`, a test for mutant `m` (at `location`) of the model `model`
@@ -54,6 +73,7 @@ impl TestFile {
         location: &str,
         mp: &MutantProduct,
         test: Test,
+        kill_class: KillClass,
     ) -> TestFile {
         let sys = &mp.conditional.system;
         let is_nd = |i: usize| mp.nd.iter().any(|n| n.var.0 as usize == i);
@@ -77,12 +97,8 @@ impl TestFile {
                 .iter()
                 .map(|n| (sys.var(n.var).name.clone(), describe_nd(sys, &n.source)))
                 .collect(),
-            note: if test.requires_nd_control {
-                NOTE_ND
-            } else {
-                NOTE_DETERMINISTIC
-            }
-            .to_string(),
+            kill_class,
+            note: note(kill_class, !mp.nd.is_empty()).to_string(),
             kill: kill_sentence(test.blocked).to_string(),
             test,
         }
