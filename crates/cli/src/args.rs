@@ -1,22 +1,64 @@
 //! Command-line arguments shared by the subcommands, and their conversion to the library's
 //! options.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, Result};
+use clap::ArgMatches;
 use hypermut_mutate::Operator;
-use hypermut_testgen::{FrontendOptions, Model, Selection};
+use hypermut_testgen::{FrontendOptions, Model, ModelSource, Selection};
 
 use crate::report::print_diagnostics;
 
 /// The model a subcommand works on and the front-end options that shape it.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ModelArgs {
-    /// The model: NuSMV (`.smv`) or Verilog (`.v`, `.sv`, `.vh`).
-    pub model: PathBuf,
-    /// Further Verilog files of the same design (modules the model instantiates).
+    /// The model: one NuSMV file (`.smv`), or the files of a Verilog design (`.v`, `.sv`,
+    /// `.vh`), read in the order given.
+    #[arg(value_name = "MODEL", required_unless_present = "file_lists")]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub options: ModelOptions,
+}
+
+impl ModelArgs {
+    /// Loads the model; the front-end's diagnostics go to stderr.
+    pub fn load(&self) -> Result<Model> {
+        self.options.load(&self.files)
+    }
+
+    /// The one file the model was given as, when it was given as one file.
+    pub fn single_file(&self) -> Option<&Path> {
+        match self.files.as_slice() {
+            [one] if self.options.lib_files.is_empty() && self.options.file_lists.is_empty() => {
+                Some(one)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Where the model's pieces stood on the command line (clap keeps the values of each
+/// argument apart, but a design's files must be read in the order they were named).
+#[derive(Clone, Debug, Default)]
+pub struct Positions {
+    files: Vec<usize>,
+    lib_files: Vec<usize>,
+    file_lists: Vec<usize>,
+}
+
+/// The model's options: further files and file lists, and the front-end options. Every
+/// subcommand that takes a model has them; the model's files are its positional arguments.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ModelOptions {
+    /// A further Verilog file of the design (the same as naming it after MODEL).
     #[arg(long = "lib-file", value_name = "FILE")]
     pub lib_files: Vec<PathBuf>,
+    /// Verilog: a file list, read in place (one path per line relative to the list's folder,
+    /// `//` and `#` comments, `+incdir+DIR`, `+define+NAME=V`, `-I DIR`, `-D NAME=V`, nested
+    /// `-f`); repeatable.
+    #[arg(short = 'f', long = "file-list", value_name = "FILE")]
+    pub file_lists: Vec<PathBuf>,
     /// SMV: exactly these variables are inputs (comma-separated hierarchical names;
     /// replaces the `-- @input` pragmas).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
@@ -25,7 +67,8 @@ pub struct ModelArgs {
     /// `-- @output` pragmas).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub outputs: Option<Vec<String>>,
-    /// Verilog: the top module (default: the unique module nothing instantiates).
+    /// Verilog: the top module (default: of the modules nothing instantiates, the one with
+    /// the deepest hierarchy, as yosys `hierarchy -auto-top` chooses).
     #[arg(long, value_name = "MODULE")]
     pub top: Option<String>,
     /// Verilog: a folder searched for `` `include `` files (repeatable).
@@ -41,9 +84,12 @@ pub struct ModelArgs {
     /// Verilog: each `x`/`z` literal bit is a fresh input instead of 0.
     #[arg(long)]
     pub x_as_input: bool,
+    /// The command-line positions of the model's pieces ([`ModelOptions::record_positions`]).
+    #[arg(skip)]
+    pub positions: Option<Positions>,
 }
 
-impl ModelArgs {
+impl ModelOptions {
     /// The front-end options.
     pub fn frontend(&self) -> FrontendOptions {
         FrontendOptions {
@@ -57,11 +103,52 @@ impl ModelArgs {
         }
     }
 
-    /// Loads the model; the front-end's diagnostics go to stderr.
-    pub fn load(&self) -> Result<Model> {
-        let mut paths = vec![self.model.clone()];
-        paths.extend(self.lib_files.iter().cloned());
-        let (model, diagnostics) = Model::load(&paths, &self.frontend())?;
+    /// Remembers where the model's pieces stood on the command line: `matches` are the
+    /// subcommand's, `files_id` names its positional argument whose leading values are the
+    /// model's files.
+    pub fn record_positions(&mut self, matches: &ArgMatches, files_id: &str) {
+        let of = |id: &str| -> Vec<usize> {
+            matches
+                .indices_of(id)
+                .map(|i| i.collect())
+                .unwrap_or_default()
+        };
+        self.positions = Some(Positions {
+            files: of(files_id),
+            lib_files: of("lib_files"),
+            file_lists: of("file_lists"),
+        });
+    }
+
+    /// The model's pieces: `files`, the `--lib-file`s and the `-f` lists, in command-line
+    /// order (without recorded positions: files, then `--lib-file`s, then lists).
+    pub fn sources(&self, files: &[PathBuf]) -> Vec<ModelSource> {
+        let positions = self.positions.clone().unwrap_or_default();
+        let mut all: Vec<(usize, ModelSource)> = Vec::new();
+        let mut fallback = 0;
+        let mut add = |at: &[usize], i: usize, source: ModelSource| {
+            all.push((at.get(i).copied().unwrap_or(fallback), source));
+            fallback += 1;
+        };
+        for (i, f) in files.iter().enumerate() {
+            add(&positions.files, i, ModelSource::File(f.clone()));
+        }
+        for (i, f) in self.lib_files.iter().enumerate() {
+            add(&positions.lib_files, i, ModelSource::File(f.clone()));
+        }
+        for (i, l) in self.file_lists.iter().enumerate() {
+            add(&positions.file_lists, i, ModelSource::List(l.clone()));
+        }
+        if self.positions.is_some() {
+            all.sort_by_key(|(at, _)| *at);
+        }
+        all.into_iter().map(|(_, s)| s).collect()
+    }
+
+    /// Loads the model made of `files` and of these options' further files and lists; the
+    /// front-end's diagnostics go to stderr.
+    pub fn load(&self, files: &[PathBuf]) -> Result<Model> {
+        let (model, diagnostics) = Model::load_sources(&self.sources(files), &self.frontend())?;
         print_diagnostics(&diagnostics);
         Ok(model)
     }

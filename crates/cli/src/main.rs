@@ -7,7 +7,7 @@ mod report;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Model-based mutation testing of hardware and reactive-system models.
 #[derive(Parser, Debug)]
@@ -70,8 +70,36 @@ enum Command {
     Table(cmd::table::Args),
 }
 
+impl Command {
+    /// The model options of a subcommand that takes a model, and the name of the positional
+    /// argument that holds the model's files.
+    fn model_options(&mut self) -> Option<(&mut args::ModelOptions, &'static str)> {
+        match self {
+            Command::Aiger { model, .. }
+            | Command::Mutants { model, .. }
+            | Command::Product { model, .. } => Some((&mut model.options, "files")),
+            Command::Testgen(a) => Some((&mut a.model.options, "files")),
+            Command::Mutant(a) => Some((&mut a.model.options, "files")),
+            Command::Merge(a) => Some((&mut a.model, "paths")),
+            Command::Table(_) | Command::Prove(_) => None,
+        }
+    }
+}
+
+/// Parses the command line, keeping the order of a model's files and file lists.
+fn parse() -> Cli {
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if let (Some((options, files_id)), Some((_, sub))) =
+        (cli.command.model_options(), matches.subcommand())
+    {
+        options.record_positions(sub, files_id);
+    }
+    cli
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse();
     let result = match cli.command {
         Command::Aiger {
             model,

@@ -9,6 +9,8 @@ use hypermut_prove::{BmcError, CertError};
 use hypermut_smv::SmvError;
 use hypermut_verilog::VerilogError;
 
+use crate::filelist::FileListError;
+
 /// Why the job (or one of its steps) failed.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -26,6 +28,12 @@ pub enum Error {
         path: PathBuf,
         /// Its extension.
         ext: String,
+    },
+    /// A file list given where a model file was expected.
+    #[error("{}: a file list, not a model file: name it with `-f {}`", path.display(), path.display())]
+    FileListAsModel {
+        /// The list.
+        path: PathBuf,
     },
     /// A front-end option that only applies to Verilog was given for an SMV model.
     #[error("{option} applies to Verilog designs, not to the SMV model {}", path.display())]
@@ -46,6 +54,24 @@ pub enum Error {
     /// No model file was given.
     #[error("no model file given")]
     NoModel,
+    /// A file list (`-f`) could not be read (located, with a caret, when the problem is in its
+    /// text).
+    #[error(transparent)]
+    FileList(#[from] FileListError),
+    /// Several SMV files were given: an SMV model is one file.
+    #[error("an SMV model is one file, but {} were given ({}); only a Verilog design may have several", files.len(), files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "))]
+    SeveralSmvFiles {
+        /// The files, as given.
+        files: Vec<PathBuf>,
+    },
+    /// SMV and Verilog files were given for one model.
+    #[error("{} is SMV but {} is Verilog: a model is written in one language (an SMV model is one file)", smv.display(), verilog.display())]
+    MixedLanguages {
+        /// The first SMV file.
+        smv: PathBuf,
+        /// The first Verilog file.
+        verilog: PathBuf,
+    },
     /// A mutant id that the model does not have.
     #[error("no mutant with id {id}: {model} has {count} mutants (ids 0..{})", count.saturating_sub(1))]
     NoSuchMutant {
@@ -123,6 +149,7 @@ impl Error {
         match self {
             Error::Smv(e) => e.diagnostic().is_some(),
             Error::Verilog(e) => e.diagnostic().is_some(),
+            Error::FileList(e) => e.diagnostic().is_some(),
             Error::Context { source, .. } => source.is_located(),
             _ => false,
         }

@@ -16,8 +16,9 @@
 //! # }
 //! ```
 //!
-//! Modules, in the order a run uses them: [`load`] (language by extension, front-end options,
-//! the [`Model`]), [`select`] (operators, sample, shard), [`decide`] (one mutant → a
+//! Modules, in the order a run uses them: [`filelist`] (the design files and `-f` file lists
+//! a command line names), [`load`] (language by extension, front-end options, the
+//! [`Model`]), [`select`] (operators, sample, shard), [`decide`] (one mutant → a
 //! [`Decision`], no file I/O), [`record`] (records, counts, summary), [`store`] (the results
 //! directory), [`testfile`] (the test format), [`run`](mod@run) (the whole run with a
 //! [`Progress`]), [`suite`], [`merge`], [`table`]; [`export`] writes circuits and sources
@@ -26,6 +27,7 @@
 pub mod decide;
 pub mod error;
 pub mod export;
+pub mod filelist;
 pub mod layout;
 pub mod load;
 pub mod merge;
@@ -40,6 +42,7 @@ pub mod testfile;
 pub use decide::{original_ands, DecideOptions, Decider, Decision};
 pub use error::{Error, Result};
 pub use export::{emit_mutant, encode, format_for, model_circuit, mutant_product, Emit, Emitted};
+pub use filelist::{read_file_list, DesignFiles, FileListError, ModelSource};
 pub use load::{language_of, load, FrontendOptions, Language, Loaded, Model};
 pub use merge::{merge, MergeOptions, Merged};
 pub use record::{Counts, KillClass, MutantRecord, MutantVerdict, ProductSize, RunInfo, Summary};

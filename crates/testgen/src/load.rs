@@ -9,9 +9,15 @@ use hypermut_smv::SmvOptions;
 use hypermut_verilog::VerilogOptions;
 
 use crate::error::{Error, Result};
+use crate::filelist::{DesignFiles, ModelSource};
 
 /// The language a model file is written in, by its extension ([`Language::of_file_name`]).
 pub fn language_of(path: &Path) -> Result<Language> {
+    if path.extension().is_some_and(|e| e == "f") {
+        return Err(Error::FileListAsModel {
+            path: path.to_path_buf(),
+        });
+    }
     Language::of_file_name(&path.to_string_lossy()).ok_or_else(|| Error::UnsupportedModelType {
         path: path.to_path_buf(),
         ext: path
@@ -28,7 +34,8 @@ pub struct FrontendOptions {
     pub inputs: Option<Vec<String>>,
     /// SMV: exactly these variables or DEFINEs are outputs (replaces `-- @output`).
     pub outputs: Option<Vec<String>>,
-    /// Verilog: the top module (default: the unique module nothing instantiates).
+    /// Verilog: the top module (default: of the modules nothing instantiates, the one with the
+    /// deepest hierarchy, as yosys `hierarchy -auto-top` chooses).
     pub top: Option<String>,
     /// Verilog: folders searched for `` `include `` files.
     pub include_dirs: Vec<PathBuf>,
@@ -79,17 +86,37 @@ pub struct Loaded {
 }
 
 /// Reads the model made of `paths` (an SMV model is one file; a Verilog design may be
-/// several) with the front-end their extension names.
+/// several, read in order) with the front-end their extensions name. Several SMV files, or
+/// files of both languages, are refused.
 pub fn load(paths: &[PathBuf], options: &FrontendOptions) -> Result<Loaded> {
     let first = paths.first().ok_or(Error::NoModel)?;
+    let languages = paths
+        .iter()
+        .map(|p| language_of(p))
+        .collect::<Result<Vec<Language>>>()?;
+    let smv = paths
+        .iter()
+        .zip(&languages)
+        .find(|(_, l)| **l == Language::Smv);
+    if let (Some((smv, _)), true) = (smv, paths.len() > 1) {
+        return Err(
+            match paths
+                .iter()
+                .zip(&languages)
+                .find(|(_, l)| **l == Language::Verilog)
+            {
+                Some((verilog, _)) => Error::MixedLanguages {
+                    smv: smv.clone(),
+                    verilog: verilog.clone(),
+                },
+                None => Error::SeveralSmvFiles {
+                    files: paths.to_vec(),
+                },
+            },
+        );
+    }
     match language_of(first)? {
         Language::Smv => {
-            if paths.len() > 1 {
-                return Err(Error::VerilogOnlyOption {
-                    option: "--lib-file",
-                    path: first.clone(),
-                });
-            }
             for (option, given) in [
                 ("--top", options.top.is_some()),
                 ("--include", !options.include_dirs.is_empty()),
@@ -122,9 +149,6 @@ pub fn load(paths: &[PathBuf], options: &FrontendOptions) -> Result<Loaded> {
                     });
                 }
             }
-            for p in &paths[1..] {
-                language_of(p)?;
-            }
             let loaded = hypermut_verilog::load_verilog(paths, &options.verilog())?;
             Ok(Loaded {
                 system: loaded.system,
@@ -139,7 +163,8 @@ pub fn load(paths: &[PathBuf], options: &FrontendOptions) -> Result<Loaded> {
 pub struct Model {
     /// The transition system.
     pub system: System,
-    /// The model's path as given (first file), shown in results.
+    /// The model as given: its path, or for a design of several files all of them as the
+    /// command line names them (`a.v b.v`, `-f rtl.f`); shown in results.
     pub name: String,
     /// Identifies the model: a hash of its sources and of the front-end options (see
     /// [`model_hash`]).
@@ -151,12 +176,42 @@ pub struct Model {
 }
 
 impl Model {
-    /// Loads the model made of `paths`; also returns the front-end's diagnostics.
+    /// Loads the model made of `paths`; also returns the front-end's diagnostics. A model of
+    /// several files is named after all of them, and its hash also covers where each source
+    /// file ends ([`files_hash`]).
     pub fn load(paths: &[PathBuf], options: &FrontendOptions) -> Result<(Model, Vec<Diagnostic>)> {
         let loaded = load(paths, options)?;
         let first = paths.first().ok_or(Error::NoModel)?;
-        let model = Model::new(loaded.system, first, options)?;
+        let mut model = Model::new(loaded.system, first, options)?;
+        if paths.len() > 1 {
+            model.name = paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(" ");
+            model.hash = files_hash(&model.system, options);
+        }
         Ok((model, loaded.diagnostics))
+    }
+
+    /// Loads the model a command line names: files and file lists (`-f`) in order
+    /// ([`DesignFiles::expand`]); the include folders and macros of the lists are added to
+    /// `options`. The model is named as the command line names it (`a.v b.v`, `-f rtl.f`).
+    pub fn load_sources(
+        sources: &[ModelSource],
+        options: &FrontendOptions,
+    ) -> Result<(Model, Vec<Diagnostic>)> {
+        let design = DesignFiles::expand(sources)?;
+        let mut options = options.clone();
+        options.include_dirs.extend(design.include_dirs);
+        options.defines.extend(design.defines);
+        let (mut model, diagnostics) = Model::load(&design.files, &options)?;
+        model.name = sources
+            .iter()
+            .map(ModelSource::describe)
+            .collect::<Vec<_>>()
+            .join(" ");
+        Ok((model, diagnostics))
     }
 
     /// The model for a system read from `path` with `options`.
@@ -200,6 +255,16 @@ pub fn model_hash(sys: &System, options: &FrontendOptions) -> String {
     text_hash(&all)
 }
 
+/// The hash of a model of several design files: [`model_hash`] and the length of every
+/// source file, so that text moved from one file into the next changes it too.
+pub fn files_hash(sys: &System, options: &FrontendOptions) -> String {
+    let mut described = model_hash(sys, options);
+    for f in sys.sources.files() {
+        described.push_str(&format!("|{}", f.text.len()));
+    }
+    text_hash(&described)
+}
+
 /// FNV-1a 64-bit hash of `text`, as hex.
 pub fn text_hash(text: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -227,6 +292,10 @@ mod tests {
         ] {
             assert_eq!(language_of(Path::new(name)).ok(), want, "{name}");
         }
+        assert_eq!(
+            language_of(Path::new("rtl/d.f")).unwrap_err().to_string(),
+            "rtl/d.f: a file list, not a model file: name it with `-f rtl/d.f`"
+        );
         let e = language_of(Path::new("x.vhd")).unwrap_err().to_string();
         assert_eq!(
             e,
@@ -272,13 +341,27 @@ mod tests {
         ));
         let two = [PathBuf::from("m.smv"), PathBuf::from("n.smv")];
         let e = load(&two, &FrontendOptions::default()).unwrap_err();
-        assert!(matches!(
-            e,
-            Error::VerilogOnlyOption {
-                option: "--lib-file",
-                ..
-            }
-        ));
+        assert!(matches!(e, Error::SeveralSmvFiles { ref files } if files.len() == 2));
+        assert_eq!(
+            e.to_string(),
+            "an SMV model is one file, but 2 were given (m.smv, n.smv); only a Verilog design may have several"
+        );
+        for mixed in [
+            [PathBuf::from("d.v"), PathBuf::from("m.smv")],
+            [PathBuf::from("m.smv"), PathBuf::from("d.v")],
+        ] {
+            let e = load(&mixed, &FrontendOptions::default()).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "m.smv is SMV but d.v is Verilog: a model is written in one language (an SMV model is one file)"
+            );
+        }
+        let e = load(
+            &[PathBuf::from("d.v"), PathBuf::from("x.vhd")],
+            &FrontendOptions::default(),
+        )
+        .unwrap_err();
+        assert!(matches!(e, Error::UnsupportedModelType { .. }), "{e}");
         let v = [PathBuf::from("d.v")];
         let e = load(
             &v,
@@ -299,5 +382,65 @@ mod tests {
             load(&[], &FrontendOptions::default()),
             Err(Error::NoModel)
         ));
+    }
+
+    #[test]
+    fn several_files_name_and_hash_the_whole_design() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let write = |name: &str, text: &str| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).expect("write");
+            p
+        };
+        let leaf = "module leaf(input a, output y);\n  assign y = ~a;\nendmodule\n";
+        let top = "module top(input a, output y);\n  leaf u(a, y);\nendmodule\n";
+        let a = write("top.v", top);
+        let b = write("leaf.v", leaf);
+        let opts = FrontendOptions::default();
+        let (m, diagnostics) = Model::load(&[a.clone(), b.clone()], &opts).expect("loads");
+        assert_eq!(m.system.name, "top");
+        assert_eq!(m.name, format!("{} {}", a.display(), b.display()));
+        assert!(
+            diagnostics
+                .iter()
+                .any(|d| d.message.contains("top module `top` chosen automatically")),
+            "{diagnostics:?}"
+        );
+        // The hash covers every file: changing the second one changes it.
+        let before = m.hash.clone();
+        write("leaf.v", &leaf.replace('~', "!"));
+        let (changed, _) = Model::load(&[a.clone(), b.clone()], &opts).expect("loads");
+        assert_ne!(changed.hash, before);
+        // Moving text across the boundary of two files changes it too.
+        let one = write("one.v", &format!("{top}{leaf}"));
+        let (single, _) = Model::load(std::slice::from_ref(&one), &opts).expect("loads");
+        write("leaf.v", leaf);
+        let (again, _) = Model::load(&[a.clone(), b.clone()], &opts).expect("loads");
+        assert_eq!(again.hash, before, "the same files give the same hash");
+        assert_ne!(single.hash, again.hash);
+        // A single file keeps its name and the plain model hash.
+        assert_eq!(single.name, one.display().to_string());
+        assert_eq!(single.hash, model_hash(&single.system, &opts));
+
+        // Through a file list: named as the command line names it, same system.
+        let list = write("design.f", "// the design\ntop.v\nleaf.v\n+define+UNUSED\n");
+        let sources = [ModelSource::List(list.clone())];
+        let (listed, _) = Model::load_sources(&sources, &opts).expect("loads");
+        assert_eq!(listed.name, format!("-f {}", list.display()));
+        assert_eq!(listed.system.name, "top");
+        assert_eq!(listed.options.defines, ["UNUSED"]);
+        assert_ne!(
+            listed.hash, again.hash,
+            "the list's macro is part of the options"
+        );
+        // A located error in the list is a located error of the job.
+        let bad = write("bad.f", "top.v\n-y lib\n");
+        let e = Model::load_sources(&[ModelSource::List(bad)], &opts).unwrap_err();
+        assert!(e.is_located(), "{e}");
+        assert!(
+            e.to_string()
+                .contains("bad.f:2:1: error: unsupported option `-y`"),
+            "{e}"
+        );
     }
 }

@@ -9,13 +9,14 @@
 //! population standard deviation over the models that have the value.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use hypermut_ir::{Role, System};
 use hypermut_mutate::make_controllable;
 
 use crate::decide::original_ands;
 use crate::error::{Error, Result};
+use crate::filelist::ModelSource;
 use crate::load::{language_of, FrontendOptions, Language, Model};
 use crate::record::{MutantRecord, MutantVerdict, Summary};
 use crate::run::{run, Options, Progress};
@@ -24,7 +25,8 @@ use crate::store::Existing;
 /// Options of a table run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableOptions {
-    /// The models (NuSMV `.smv` or Verilog `.v`), one file each.
+    /// The models: NuSMV `.smv` or Verilog `.v` files, one per model, or file lists (`.f`,
+    /// [`crate::filelist`]) naming the files of one Verilog design each.
     pub models: Vec<PathBuf>,
     /// How each model is run (`out` and `existing` are replaced per model: see `out`,
     /// `fresh`).
@@ -351,6 +353,11 @@ pub fn mutant_csv_rows(s: &Summary, nd: bool) -> String {
 pub const MUTANT_CSV_HEADER: &str =
     "model,mutant_id,operator,site,verdict,kill_kind,depth,test_steps,engine,time_s,ands_orig,ands_cm\n";
 
+/// Whether a model given to a table is a file list (`.f`): the files of one Verilog design.
+pub fn is_file_list(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "f")
+}
+
 /// A results directory name per model: the file stem, made unique.
 fn result_dirs(models: &[PathBuf]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
@@ -399,15 +406,22 @@ pub fn tables(options: &TableOptions, progress: &mut dyn TableProgress) -> Resul
     let mut rows = Vec::new();
     let mut per_mutant = String::from(MUTANT_CSV_HEADER);
     for (path, dir) in options.models.iter().zip(result_dirs(&options.models)) {
-        let verilog = matches!(language_of(path), Ok(Language::Verilog));
+        let list = is_file_list(path);
+        let verilog = list || matches!(language_of(path), Ok(Language::Verilog));
         let frontend = FrontendOptions {
             observe_state: verilog && options.observe_state,
             x_as_input: verilog && options.x_as_input,
             ..FrontendOptions::default()
         };
         let at = |e: Error| e.context(path.display().to_string());
-        let (model, diagnostics) =
-            Model::load(std::slice::from_ref(path), &frontend).map_err(at)?;
+        let (model, diagnostics) = if list {
+            let (mut model, diagnostics) =
+                Model::load_sources(&[ModelSource::List(path.clone())], &frontend).map_err(at)?;
+            model.name = path.display().to_string();
+            (model, diagnostics)
+        } else {
+            Model::load(std::slice::from_ref(path), &frontend).map_err(at)?
+        };
         progress.diagnostics(&diagnostics);
         let run_options = Options {
             out: options.out.join(dir),
@@ -471,6 +485,7 @@ mod tests {
             replacement: "<=".into(),
             outcome,
             depth,
+            kill_class: None,
             test: None,
             certificate: None,
             reason: String::new(),
@@ -485,7 +500,6 @@ mod tests {
 
     fn summary(results: Vec<MutantRecord>) -> Summary {
         Summary::new("m.smv", "", 20, results)
-            kill_class: None,
     }
 
     #[test]

@@ -54,6 +54,10 @@
 //!   evaluation; in `initial`, a choice of the initial state).
 //!   `typedef enum {A, …} t;` makes `A, …` constants of ⌈log2 n⌉ bits; `t reg x;` declares
 //!   `x` with that width.
+//! * **Top module.** [`VerilogOptions::top`], else the module yosys `hierarchy -auto-top`
+//!   picks: of the modules no other module instantiates, the one with the deepest hierarchy
+//!   of instances (a note names it when the design has several modules). Where yosys takes
+//!   one of several equally deep candidates silently, a tie is an error naming them.
 //! * **Outputs.** The top module's output ports; with [`VerilogOptions::observe_state`] also
 //!   every register, latch and memory word (named after it), like yosys `expose -dff`.
 //! * Functions and tasks are inlined; `for`/`while`/`repeat` loops are unrolled while their

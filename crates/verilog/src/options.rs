@@ -5,7 +5,8 @@ use std::path::PathBuf;
 /// Options of [`load_verilog`](crate::load_verilog) and [`parse_verilog`](crate::parse_verilog).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct VerilogOptions {
-    /// The top module (default: the unique module no other module instantiates).
+    /// The top module (default: of the modules no other module instantiates, the one with
+    /// the deepest hierarchy, as yosys `hierarchy -auto-top` chooses; a tie is an error).
     pub top: Option<String>,
     /// Folders searched for `` `include `` files (after the including file's folder; the
     /// folders of the design files are searched last).

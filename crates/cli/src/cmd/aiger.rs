@@ -18,8 +18,8 @@ pub fn run(
     range_properties: bool,
 ) -> Result<()> {
     let loaded = model.load()?;
-    let aig = model_circuit(&loaded.system, range_properties)
-        .with_context(|| model.model.display().to_string())?;
+    let aig =
+        model_circuit(&loaded.system, range_properties).with_context(|| loaded.name.clone())?;
     let bytes = encode(&aig, output, legacy);
     match output {
         Some(p) => Ok(write_atomic(p, &bytes)?),

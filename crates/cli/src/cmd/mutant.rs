@@ -45,13 +45,18 @@ pub fn run(args: &Args) -> Result<()> {
     let model = args.model.load()?;
     let bytes = match emit_mutant(&model, args.id, kind)? {
         Emitted::Source(src) => {
-            if Path::new(&src.name) != args.model.model {
-                eprintln!(
+            match args.model.single_file() {
+                Some(one) if Path::new(&src.name) != one => eprintln!(
                     "note: the mutation lies in {}, not in {}; writing {} with the edit",
                     src.name,
-                    args.model.model.display(),
+                    one.display(),
                     src.name
-                );
+                ),
+                Some(_) => {}
+                None => eprintln!(
+                    "note: the mutation lies in {}; writing {} with the edit",
+                    src.name, src.name
+                ),
             }
             src.text.into_bytes()
         }

@@ -13,7 +13,8 @@ use crate::report::Bar;
 /// Options of `hypermut table`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The models (NuSMV `.smv` or Verilog `.v`).
+    /// The models, one per argument: a NuSMV `.smv` or Verilog `.v` file, or a file list
+    /// (`.f`, as for `-f`) holding the files of one Verilog design.
     #[arg(required = true)]
     pub models: Vec<PathBuf>,
     #[command(flatten)]

@@ -31,6 +31,7 @@ mod readmem;
 mod scope;
 mod slots;
 mod stmt;
+mod top;
 mod value;
 mod width;
 
@@ -45,6 +46,7 @@ use crate::options::VerilogOptions;
 use elaborator::Elab;
 use env::{Mode, ProcState};
 use scope::{ScopeId, Slot};
+use top::TopChoice;
 
 /// Elaborates `design` (whose files are in `sys.sources`) into a system.
 ///
@@ -177,9 +179,10 @@ impl<'a> Elab<'a> {
         Ok(())
     }
 
-    /// The top module: the one named by the options, else the unique module that no other
-    /// module instantiates.
-    fn find_top(&self) -> DResult<&'a Module> {
+    /// The top module: the one named by the options, else the deepest module no other module
+    /// instantiates ([`top::choose_top`]; a note says which was chosen when the design has
+    /// several modules).
+    fn find_top(&mut self) -> DResult<&'a Module> {
         let design = self.design;
         if let Some(name) = &self.opts.top {
             return self.modules.get(name).copied().ok_or_else(|| {
@@ -206,42 +209,58 @@ impl<'a> Elab<'a> {
                 }
             });
         }
-        let mut used = HashSet::new();
-        for m in &design.modules {
-            collect_instantiated(&m.items, &mut used);
-        }
-        let candidates: Vec<&Module> = design
-            .modules
-            .iter()
-            .filter(|m| !used.contains(&m.name.name))
-            .collect();
-        match candidates.as_slice() {
-            [one] => Ok(one),
-            [] => Err(match design.modules.first() {
+        match top::choose_top(&design.modules) {
+            TopChoice::Chosen {
+                module,
+                depth,
+                others,
+            } => {
+                if design.modules.len() > 1 {
+                    let why = if others.is_empty() {
+                        "no other module instantiates it".to_string()
+                    } else {
+                        format!(
+                            "of the modules no other module instantiates ({}, {}), it has the deepest hierarchy ({})",
+                            module.name.name,
+                            names(&others),
+                            levels(depth)
+                        )
+                    };
+                    self.note(
+                        module.name.span,
+                        format!(
+                            "top module `{}` chosen automatically: {why}; choose another with --top",
+                            module.name.name
+                        ),
+                    );
+                }
+                Ok(module)
+            }
+            TopChoice::Tie { modules, depth } => {
+                let why = match depth {
+                    0 => "no module instantiates them, and they instantiate none".to_string(),
+                    d => format!(
+                        "no other module instantiates them and their hierarchies are equally deep ({})",
+                        levels(d)
+                    ),
+                };
+                let msg = format!(
+                    "several modules could be the top ({}): {why}; choose one with --top",
+                    names(&modules)
+                );
+                Err(match modules.first() {
+                    Some(m) => Diag::new(m.name.span, msg),
+                    None => no_module(),
+                })
+            }
+            TopChoice::NoRoot => Err(match design.modules.first() {
                 Some(m) => Diag::new(
                     m.name.span,
                     "every module is instantiated by another one: give the top module with --top",
                 ),
-                None => Diag::new(
-                    Span {
-                        file: hypermut_ir::FileId(0),
-                        start: 0,
-                        end: 0,
-                    },
-                    "the design contains no module",
-                ),
+                None => no_module(),
             }),
-            [first, ..] => Err(Diag::new(
-                first.name.span,
-                format!(
-                    "several modules could be the top ({}): choose one with --top",
-                    candidates
-                        .iter()
-                        .map(|m| m.name.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )),
+            TopChoice::Empty => Err(no_module()),
         }
     }
 
@@ -281,28 +300,31 @@ impl Elab<'_> {
     }
 }
 
-/// Names of the modules instantiated in `items` (including generate blocks).
-fn collect_instantiated(items: &[crate::ast::Item], out: &mut HashSet<String>) {
-    use crate::ast::Item;
-    for it in items {
-        match it {
-            Item::Instances { module, .. } => {
-                out.insert(module.name.clone());
-            }
-            Item::GenFor(g) => collect_instantiated(&g.items, out),
-            Item::GenIf { then, els, .. } => {
-                collect_instantiated(&then.items, out);
-                if let Some(b) = els {
-                    collect_instantiated(&b.items, out);
-                }
-            }
-            Item::GenCase { arms, .. } => {
-                for (_, b) in arms {
-                    collect_instantiated(&b.items, out);
-                }
-            }
-            Item::GenBlock(b) => collect_instantiated(&b.items, out),
-            _ => {}
-        }
+/// The names of `modules`, comma-separated, in the order given.
+fn names(modules: &[&Module]) -> String {
+    modules
+        .iter()
+        .map(|m| m.name.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `n levels of instances`, in words.
+fn levels(n: usize) -> String {
+    match n {
+        1 => "1 level of instances".to_string(),
+        n => format!("{n} levels of instances"),
     }
+}
+
+/// The error of a design without any module (at the start of the first file).
+fn no_module() -> Diag {
+    Diag::new(
+        Span {
+            file: hypermut_ir::FileId(0),
+            start: 0,
+            end: 0,
+        },
+        "the design contains no module",
+    )
 }
