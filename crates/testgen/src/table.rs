@@ -317,16 +317,18 @@ fn verdict(r: &MutantRecord) -> &'static str {
     }
 }
 
-/// The per-mutant CSV rows of one model (`docs/formats.md` §10.2). `nd` tells whether the model has
-/// nondeterminism, so that its kills need control over it.
+/// The per-mutant CSV rows of one model (`docs/formats.md` §10.2). A kill's kind is its class
+/// (`definite`, `potential`, `controlled`); for records without one (written before classes
+/// existed) `nd` tells whether the model has nondeterminism (`controllable-nd`) or not (`det`).
 pub fn mutant_csv_rows(s: &Summary, nd: bool) -> String {
     let mut t = String::new();
     for r in &s.results {
         let killed = r.outcome == MutantVerdict::Killed;
-        let kind = match (killed, nd) {
-            (false, _) => "",
-            (true, false) => "det",
-            (true, true) => "controllable-nd",
+        let kind = match (killed, r.kill_class, nd) {
+            (false, _, _) => "",
+            (true, Some(class), _) => class.name(),
+            (true, None, false) => "det",
+            (true, None, true) => "controllable-nd",
         };
         let opt = |v: Option<usize>| v.map(|x| x.to_string()).unwrap_or_default();
         let _ = writeln!(
@@ -568,6 +570,10 @@ mod tests {
             m.trim(),
             "m.smv,0,ror,m.smv:1:1,killed,controllable-nd,2,3,,1.500,100,100"
         );
+        let mut potential = rec(0, MutantVerdict::Killed, Some(2), 1500);
+        potential.kill_class = Some(crate::record::KillClass::Potential);
+        let m = mutant_csv_rows(&summary(vec![potential]), true);
+        assert!(m.contains(",killed,potential,2,"), "{m}");
         assert_eq!(csv_field("a,b\"c"), "\"a,b\"\"c\"");
         assert_eq!(
             result_dirs(&["a/x.smv".into(), "b/x.smv".into()]),
