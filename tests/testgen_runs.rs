@@ -353,7 +353,10 @@ fn tests_say_whether_they_need_control_of_nondeterminism() {
         } else {
             &["definite"]
         };
-        assert_eq!(classes.iter().map(String::as_str).collect::<Vec<_>>(), expected);
+        assert_eq!(
+            classes.iter().map(String::as_str).collect::<Vec<_>>(),
+            expected
+        );
         assert!(out.contains("killing tests: "), "{out}");
     }
 }
