@@ -267,7 +267,7 @@ fn every_enumerable_kill_class_agrees_with_brute_force() {
         tiny,
     ];
     for m in models {
-        let checked = check_model(&[m.clone()]);
+        let checked = check_model(std::slice::from_ref(&m));
         assert!(
             checked.values().sum::<usize>() > 0,
             "{}: no killed mutant could be enumerated",
