@@ -270,8 +270,8 @@ pub fn cone_of_influence(aig: &Aig, roots: &[Lit]) -> Result<Vec<bool>, UnrollEr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::Cadical;
     use rustsat::solvers::{SolveIncremental, SolverResult};
-    use rustsat_cadical::CaDiCaL;
 
     #[test]
     fn cone_excludes_unrelated_logic() {
@@ -323,7 +323,7 @@ mod tests {
         let bad = g.add_raw_and(x, Lit(6)); // var 2 reads var 3
         let _ = g.add_input("y");
         let mut u = Unroller::new(&g, &[bad], InitMode::Reset).expect("cone is defined");
-        let mut s = CaDiCaL::default();
+        let mut s = Cadical::new();
         assert!(matches!(
             u.add_frame(&mut s),
             Err(UnrollError::NotTopological(2, 3))
@@ -343,7 +343,7 @@ mod tests {
             let l = g.add_latch("l", reset);
             g.set_next(l, !l);
             let mut u = Unroller::new(&g, &[l], InitMode::Reset).expect("valid AIG");
-            let mut s = CaDiCaL::default();
+            let mut s = Cadical::new();
             for _ in 0..4 {
                 u.add_frame(&mut s).expect("encodes");
             }
@@ -368,7 +368,7 @@ mod tests {
         let l = g.add_latch("l", Reset::Zero);
         g.set_next(l, l);
         let mut u = Unroller::new(&g, &[l], InitMode::Free).expect("valid AIG");
-        let mut s = CaDiCaL::default();
+        let mut s = Cadical::new();
         u.add_frame(&mut s).expect("encodes");
         u.add_frame(&mut s).expect("encodes");
         let a = u.lit(1, l).expect("encoded");
