@@ -80,11 +80,15 @@ def norm_text(path, text):
             lines.append(l)
         return "\n".join(lines)
     if base == "table.csv":
-        rows = []
-        for l in text.splitlines():
+        # Blank the time columns, found by name in the header.
+        lines = text.splitlines()
+        header = lines[0].split(",") if lines else []
+        times = [k for k, name in enumerate(header) if name.endswith("_time_s") or name.startswith("avg_time")]
+        rows = [lines[0]] if lines else []
+        for l in lines[1:]:
             c = l.split(",")
-            if c[0] != "model" and len(c) > 14:
-                for k in (11, 12, 13, 14):  # time columns (incl. total) and ...
+            for k in times:
+                if k < len(c):
                     c[k] = "t"
             rows.append(",".join(c))
         return "\n".join(rows)
