@@ -31,6 +31,21 @@ pub fn print_error(e: &anyhow::Error) {
     }
 }
 
+/// Most characters of a mutation shown in the per-mutant table (the JSON keeps it whole).
+const MUTATION_WIDTH: usize = 60;
+
+/// `text` on one line: every run of whitespace (line breaks included) becomes one space, and
+/// text longer than `max` characters is cut with `…`.
+fn one_line(text: &str, max: usize) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let mut cut: String = flat.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
 /// The per-mutant table and the summary of a run, on stdout.
 pub fn print_run(report: &RunReport) {
     let s = &report.summary;
@@ -48,7 +63,10 @@ pub fn print_run(report: &RunReport) {
             r.id,
             r.location,
             r.operator,
-            format!("{} → {}", r.original, r.replacement),
+            one_line(
+                &format!("{} → {}", r.original, r.replacement),
+                MUTATION_WIDTH
+            ),
             verdict,
             r.depth.map(|d| d.to_string()).unwrap_or_else(|| "-".into()),
             r.kill_class.map_or("-", KillClass::name)
@@ -139,5 +157,20 @@ impl TableProgress for Bar {
 
     fn diagnostics(&mut self, diagnostics: &[Diagnostic]) {
         print_diagnostics(diagnostics);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn mutations_are_shown_on_one_shortened_line() {
+        let multi = "case\n      a : b;\n      TRUE : c;\n    esac → out";
+        assert_eq!(one_line(multi, 60), "case a : b; TRUE : c; esac → out");
+        let long = one_line(&"x ".repeat(50), 10);
+        assert_eq!(long.chars().count(), 10);
+        assert!(long.ends_with('…') && !long.contains('\n'));
+        assert_eq!(one_line("2 → 1", 60), "2 → 1");
     }
 }
