@@ -360,3 +360,30 @@ fn tests_say_whether_they_need_control_of_nondeterminism() {
         assert!(out.contains("killing tests: "), "{out}");
     }
 }
+
+#[test]
+fn a_model_without_outputs_is_warned_about_and_has_no_score() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let model = tmp.path().join("noout.v");
+    std::fs::write(
+        &model,
+        "module m(input clk, input a);\n  reg r;\n  always @(posedge clk) r <= r ^ a;\nendmodule\n",
+    )
+    .expect("write");
+    let out = tmp.path().join("out");
+    let run = hypermut(&[
+        "testgen",
+        model.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(run.status.success());
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        stderr.contains("warning: the model has no outputs"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("mutation score n/a"), "{stdout}");
+    assert!(!stdout.contains("100.0%"), "{stdout}");
+}

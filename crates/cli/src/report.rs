@@ -77,8 +77,15 @@ pub fn print_run(report: &RunReport) {
     }
     let c = &s.counts;
     println!(
-        "\n{} mutants: {} killed, {} equivalent, {} unknown, {} invalid, {} errors; mutation score {:.1}% (killed / valid non-equivalent)",
-        s.mutants, c.killed, c.equivalent, c.unknown, c.invalid, c.errors, c.score()
+        "\n{} mutants: {} killed, {} equivalent, {} unknown, {} invalid, {} errors; mutation score {} (killed / valid non-equivalent)",
+        s.mutants,
+        c.killed,
+        c.equivalent,
+        c.unknown,
+        c.invalid,
+        c.errors,
+        c.score()
+            .map_or_else(|| "n/a (nothing to kill)".to_string(), |p| format!("{p:.1}%"))
     );
     if c.killed > 0 {
         let [definite, potential, controlled] =

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 pub use hypermut_ir::Language;
-use hypermut_ir::{Diagnostic, System};
+use hypermut_ir::{Diagnostic, Severity, System};
 use hypermut_smv::SmvOptions;
 use hypermut_verilog::VerilogOptions;
 
@@ -87,8 +87,25 @@ pub struct Loaded {
 
 /// Reads the model made of `paths` (an SMV model is one file; a Verilog design may be
 /// several, read in order) with the front-end their extensions name. Several SMV files, or
-/// files of both languages, are refused.
+/// files of both languages, are refused. A model without outputs gets a warning: no mutant
+/// of it can be killed.
 pub fn load(paths: &[PathBuf], options: &FrontendOptions) -> Result<Loaded> {
+    let mut loaded = load_files(paths, options)?;
+    if loaded.system.outputs.is_empty() {
+        loaded
+            .diagnostics
+            .push(Diagnostic::new(Severity::Warning, NO_OUTPUTS_WARNING));
+    }
+    Ok(loaded)
+}
+
+/// What a model without outputs is told.
+pub const NO_OUTPUTS_WARNING: &str = "the model has no outputs, so no mutant can be killed \
+    (tests observe outputs only): mark outputs with `-- @output` or --outputs (SMV), or make \
+    registers observable with --observe-state (Verilog)";
+
+/// [`load`] without the checks of the loaded system.
+fn load_files(paths: &[PathBuf], options: &FrontendOptions) -> Result<Loaded> {
     let first = paths.first().ok_or(Error::NoModel)?;
     let languages = paths
         .iter()

@@ -196,15 +196,11 @@ impl Counts {
         MutantVerdict::ALL.iter().map(|v| self.get(*v)).sum()
     }
 
-    /// The mutation score in %: killed / (mutants − equivalent − invalid); 100 when nothing is
-    /// left to kill.
-    pub fn score(&self) -> f64 {
+    /// The mutation score in %: killed / (mutants − equivalent − invalid); `None` when
+    /// nothing is left to kill (a score of 100 % would claim a suite that kills something).
+    pub fn score(&self) -> Option<f64> {
         let decided = self.total() - self.equivalent - self.invalid;
-        if decided == 0 {
-            100.0
-        } else {
-            100.0 * self.killed as f64 / decided as f64
-        }
+        (decided > 0).then(|| 100.0 * self.killed as f64 / decided as f64)
     }
 }
 
@@ -311,8 +307,13 @@ mod tests {
         );
         assert_eq!(c.total(), 6);
         // 2 killed of 6 − 1 equivalent − 1 invalid.
-        assert_eq!(c.score(), 50.0);
-        assert_eq!(Counts::default().score(), 100.0);
+        assert_eq!(c.score(), Some(50.0));
+        assert_eq!(Counts::default().score(), None);
+        let all_equivalent = Counts {
+            equivalent: 3,
+            ..Counts::default()
+        };
+        assert_eq!(all_equivalent.score(), None);
     }
 
     #[test]
