@@ -82,23 +82,14 @@ impl<'a> Decider<'a> {
         let start = Instant::now();
         let mut d = Decision {
             record: MutantRecord {
-                id: m.id,
-                operator: m.operator.name().into(),
-                location: location(&self.model.system, m),
-                original: m.original.clone(),
-                replacement: m.replacement.clone(),
-                outcome: MutantVerdict::Error,
-                depth: None,
-                kill_class: None,
-                test: None,
-                certificate: None,
-                reason: String::new(),
-                product: ProductSize::default(),
-                millis: 0,
                 ands_orig: self.ands_orig,
-                ands_cm: None,
-                engine: None,
-                requires_nd_control: false,
+                ..MutantRecord::undecided(
+                    m.id,
+                    m.operator.name(),
+                    &location(&self.model.system, m),
+                    &m.original,
+                    &m.replacement,
+                )
             },
             test: None,
             witness: None,

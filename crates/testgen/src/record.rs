@@ -140,6 +140,38 @@ pub struct MutantRecord {
     pub engine: Option<String>,
 }
 
+impl MutantRecord {
+    /// The record of mutant `id` (`operator`, at `location`, `original` → `replacement`)
+    /// before it is decided: verdict `error` with no reason, no evidence, no sizes.
+    pub fn undecided(
+        id: usize,
+        operator: &str,
+        location: &str,
+        original: &str,
+        replacement: &str,
+    ) -> MutantRecord {
+        MutantRecord {
+            id,
+            operator: operator.into(),
+            location: location.into(),
+            original: original.into(),
+            replacement: replacement.into(),
+            outcome: MutantVerdict::Error,
+            depth: None,
+            kill_class: None,
+            test: None,
+            certificate: None,
+            reason: String::new(),
+            product: ProductSize::default(),
+            millis: 0,
+            requires_nd_control: false,
+            ands_orig: None,
+            ands_cm: None,
+            engine: None,
+        }
+    }
+}
+
 /// How many mutants got each verdict.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
@@ -263,23 +295,8 @@ mod tests {
 
     fn rec(id: usize, outcome: MutantVerdict) -> MutantRecord {
         MutantRecord {
-            id,
-            operator: "ror".into(),
-            location: "m.smv:1:1".into(),
-            original: "<".into(),
-            replacement: "<=".into(),
             outcome,
-            depth: None,
-            kill_class: None,
-            test: None,
-            certificate: None,
-            reason: String::new(),
-            product: ProductSize::default(),
-            millis: 0,
-            requires_nd_control: false,
-            ands_orig: None,
-            ands_cm: None,
-            engine: None,
+            ..MutantRecord::undecided(id, "ror", "m.smv:1:1", "<", "<=")
         }
     }
 

@@ -258,27 +258,11 @@ pub fn append_line(path: &Path, line: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::ProductSize;
 
     fn rec(id: usize) -> MutantRecord {
         MutantRecord {
-            id,
-            operator: "ror".into(),
-            location: "m.smv:1:1".into(),
-            original: "<".into(),
-            replacement: "<=".into(),
             outcome: MutantVerdict::Unknown,
-            depth: None,
-            kill_class: None,
-            test: None,
-            certificate: None,
-            reason: String::new(),
-            product: ProductSize::default(),
-            millis: 0,
-            requires_nd_control: false,
-            ands_orig: None,
-            ands_cm: None,
-            engine: None,
+            ..MutantRecord::undecided(id, "ror", "m.smv:1:1", "<", "<=")
         }
     }
 

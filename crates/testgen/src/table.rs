@@ -476,27 +476,15 @@ pub trait TableProgress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::ProductSize;
 
     fn rec(id: usize, outcome: MutantVerdict, depth: Option<usize>, millis: u64) -> MutantRecord {
         MutantRecord {
-            id,
-            operator: "ror".into(),
-            location: "m.smv:1:1".into(),
-            original: "<".into(),
-            replacement: "<=".into(),
             outcome,
             depth,
-            kill_class: None,
-            test: None,
-            certificate: None,
-            reason: String::new(),
-            product: ProductSize::default(),
             millis,
             ands_orig: Some(100),
             ands_cm: Some(100 + 10 * id),
-            engine: None,
-            requires_nd_control: false,
+            ..MutantRecord::undecided(id, "ror", "m.smv:1:1", "<", "<=")
         }
     }
 
