@@ -22,6 +22,8 @@ pub mod cert_circuits;
 pub mod certificate;
 pub mod choice;
 pub mod engine;
+pub mod enumerate;
+pub mod exists_forall;
 pub mod ic3;
 pub mod kind;
 pub mod limits;
@@ -43,6 +45,8 @@ pub use certificate::{
 };
 pub use choice::EngineChoice;
 pub use engine::Engine;
+pub use enumerate::{values_per_frame, Enumerated};
+pub use exists_forall::{ExistsForall, SearchStats};
 pub use ic3::{Ic3, Ic3Options};
 pub use kind::Kind;
 pub use limits::Limits;
