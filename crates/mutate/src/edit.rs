@@ -4,7 +4,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use hypermut_ir::{BinOp, ExprId, ExprKind, System, Type, TypeError, UnOp, Value, VarId};
+use hypermut_ir::system::ChoiceSite;
+use hypermut_ir::{
+    BinOp, ChoiceId, ExprId, ExprKind, Span, System, Type, TypeError, UnOp, Value, VarId,
+};
 
 /// A logical / bitwise operator of the `lor` family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -55,6 +58,22 @@ pub enum Edit {
         /// Lowest bit.
         lo: u32,
     },
+    /// Drop alternative `k` of a choice of three or more alternatives. The choice keeps its
+    /// site and its number of alternatives (so its nd input keeps its width, docs/method.md
+    /// §6.1): the dropped position selects its neighbour (the next alternative, or the
+    /// previous one for the last), and every other code selects what it selected before.
+    DropAlt(usize),
+    /// Replace the node by a nondeterministic choice among these constants of the node's
+    /// type, as choice site `site`. The site is the first one after the model's own sites:
+    /// the edit that first needs it adds it to the system, later edits reuse it. Every
+    /// widening of a model names the same site, so a meta-mutant gives it the nd input name
+    /// it has in each single mutant's product (only one mutant is selected at a time).
+    Widen {
+        /// The choice site id (the model's number of choice sites).
+        site: u32,
+        /// The alternatives, in order.
+        values: Vec<Value>,
+    },
 }
 
 /// The operands `(a, b)` of an and/or/xor/xnor node.
@@ -89,8 +108,46 @@ fn mismatch(what: &str) -> TypeError {
     TypeError::Width(format!("internal: the edit does not fit the node ({what})"))
 }
 
-/// The mutated version of node `e` of `s` (built in `s`, without span). Fails if the edit
-/// does not fit the node or the result is ill-typed.
+/// A constant of type `ty` with value `v`, if they fit each other.
+fn typed_const(s: &mut System, ty: Type, v: &Value) -> Result<ExprId, TypeError> {
+    Ok(match (v, ty) {
+        (Value::Int(i), Type::Int { .. }) => s.int_const(*i, None),
+        (Value::Bool(b), Type::Bool) => s.bool_const(*b, None),
+        (Value::Bits { width, .. }, Type::BitVec { width: w, .. }) if *width == w => {
+            s.constant(ty, v.clone(), None)
+        }
+        (Value::Enum(_), Type::Enum(_)) if v.fits(ty, &s.enums) => s.constant(ty, v.clone(), None),
+        _ => return Err(mismatch("constant of another type")),
+    })
+}
+
+/// Choice site `site` over `options` (see [`Edit::Widen`]): added to `s` when `s` has exactly
+/// `site` sites, reused when it has it with the same number of alternatives.
+fn widened(
+    s: &mut System,
+    site: u32,
+    options: Vec<ExprId>,
+    span: Option<Span>,
+) -> Result<ExprId, TypeError> {
+    let arity = options.len() as u32;
+    match s.choices.get(site as usize) {
+        Some(c) if c.arity == arity => {}
+        Some(_) => return Err(mismatch("choice site of another arity")),
+        None if s.choices.len() == site as usize => s.choices.push(ChoiceSite { span, arity }),
+        None => return Err(mismatch("choice site beyond the next free one")),
+    }
+    s.mk(
+        ExprKind::Choice {
+            id: ChoiceId(site),
+            options,
+        },
+        span,
+    )
+}
+
+/// The mutated version of node `e` of `s` (built in `s`, without span, except the choice of
+/// a widening, which has `e`'s). Fails if the edit does not fit the node or the result is
+/// ill-typed.
 pub fn apply(s: &mut System, e: ExprId, edit: &Edit) -> Result<ExprId, TypeError> {
     let node = s.exprs.node(e).clone();
     let kids = node.kind.children();
@@ -99,17 +156,7 @@ pub fn apply(s: &mut System, e: ExprId, edit: &Edit) -> Result<ExprId, TypeError
             s.mk(ExprKind::Binary(*op, *a, *b), None)?
         }
         (Edit::IntConst(v), _) => s.int_const(*v, None),
-        (Edit::Const(v), _) => match (v, node.ty) {
-            (Value::Int(i), Type::Int { .. }) => s.int_const(*i, None),
-            (Value::Bool(b), Type::Bool) => s.bool_const(*b, None),
-            (Value::Bits { width, .. }, Type::BitVec { width: w, .. }) if *width == w => {
-                s.constant(node.ty, v.clone(), None)
-            }
-            (Value::Enum(_), Type::Enum(_)) if v.fits(node.ty, &s.enums) => {
-                s.constant(node.ty, v.clone(), None)
-            }
-            _ => return Err(mismatch("constant of another type")),
-        },
+        (Edit::Const(v), _) => typed_const(s, node.ty, v)?,
         (Edit::Logic(op), _) => {
             let (a, b) = logic_operands(s, e).ok_or_else(|| mismatch("not a logic operator"))?;
             build_logic(s, *op, a, b)?
@@ -145,6 +192,30 @@ pub fn apply(s: &mut System, e: ExprId, edit: &Edit) -> Result<ExprId, TypeError
             },
             None,
         )?,
+        (Edit::DropAlt(k), ExprKind::Choice { id, options }) if options.len() >= 3 => {
+            let mut rest = options.clone();
+            let neighbour = if k + 1 < options.len() { k + 1 } else { k - 1 };
+            let slot = rest
+                .get_mut(*k)
+                .ok_or_else(|| mismatch("no such alternative"))?;
+            *slot = options[neighbour];
+            s.mk(
+                ExprKind::Choice {
+                    id: *id,
+                    options: rest,
+                },
+                None,
+            )?
+        }
+        (Edit::Widen { site, values }, _) if values.len() >= 2 => {
+            let options = values
+                .iter()
+                .map(|v| typed_const(s, node.ty, v))
+                .collect::<Result<Vec<_>, _>>()?;
+            // The site carries the constant's position, so that a test can say which
+            // choice its nd value resolves.
+            widened(s, *site, options, node.span)?
+        }
         _ => return Err(mismatch("wrong node kind")),
     };
     if s.unify(node.ty, s.ty(result)).is_none() {

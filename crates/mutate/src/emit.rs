@@ -505,7 +505,9 @@ mod tests {
                     }
                 };
                 for _ in 0..4 {
-                    let st = Stimulus::random_inputs(&mut rng, &sys, FRAMES);
+                    // A choice the mutant adds (`cwd`) is site 0 of both edited sources.
+                    let mut st = Stimulus::random_inputs(&mut rng, &sys, FRAMES);
+                    st.choices = Stimulus::random(&mut rng, &mutant, FRAMES).choices;
                     let f = |b: bool| [(sel.as_str(), Value::Bool(b))];
                     assert_eq!(
                         outputs_by_name(&off, &st, &f(false)),

@@ -53,11 +53,17 @@ pub enum Operator {
     Rvc,
     /// Bit-index off-by-one of a constant bit or part select.
     Bio,
+    /// Choice alternative drop: one alternative of a nondeterministic choice (SMV set,
+    /// Verilog `$ND`) removed; a single remaining alternative replaces the choice.
+    Cad,
+    /// Choice widening: a constant assigned to a variable becomes a choice between it and a
+    /// neighbouring value of the variable's type.
+    Cwd,
 }
 
 impl Operator {
     /// Every operator, in the order mutants are numbered.
-    pub const ALL: [Operator; 19] = [
+    pub const ALL: [Operator; 21] = [
         Operator::Ror,
         Operator::ConstPlusOne,
         Operator::ConstMinusOne,
@@ -77,6 +83,8 @@ impl Operator {
         Operator::Nad,
         Operator::Rvc,
         Operator::Bio,
+        Operator::Cad,
+        Operator::Cwd,
     ];
 
     /// Short name used in reports and on the command line.
@@ -101,6 +109,8 @@ impl Operator {
             Operator::Nad => "nad",
             Operator::Rvc => "rvc",
             Operator::Bio => "bio",
+            Operator::Cad => "cad",
+            Operator::Cwd => "cwd",
         }
     }
 

@@ -7,7 +7,7 @@
 use hypermut_ir::{BinOp, ExprId, ExprKind, System, Type, TypeError};
 
 use super::ctx::{BinText, Ctx};
-use super::equiv::{same, Leaf};
+use super::equiv::{check, same, Agreement, Leaf};
 use crate::edit::{Assoc, Edit, LogicOp};
 use crate::operators::Operator;
 use crate::syntax::Syntax;
@@ -177,21 +177,30 @@ pub(crate) fn visit(cx: &mut Ctx, id: ExprId) {
                 }
                 _ => {}
             }
-            // Equivalent by construction: the same function of the operands (for `ror`,
-            // only when both operands are constants).
+            let Some(text) = cx.respell(id, &bt, new, boolean) else {
+                continue;
+            };
+            // Equivalent by construction: exactly the same function of the operands as the
+            // original (an exhaustive check; counted as dropped). A duplicate: the same
+            // function as a target kept before, on the exhaustive check or the sample (it
+            // claims nothing about the original). For `ror`, only when both operands are
+            // constants.
             if op != Operator::Ror || constant {
                 let g = |s: &mut System, n: &[ExprId]| build(s, new, n[0], n[1]);
-                let duplicate = std::iter::once(own).chain(kept.iter().copied()).any(|o| {
-                    let f = |s: &mut System, n: &[ExprId]| build(s, o, n[0], n[1]);
-                    same(&cx.sys.enums, &leaves, &f, &g)
-                });
+                let f = |o: SrcOp| move |s: &mut System, n: &[ExprId]| build(s, o, n[0], n[1]);
+                let equivalent = same(&cx.sys.enums, &leaves, &f(own), &g);
+                let duplicate = !equivalent
+                    && kept
+                        .iter()
+                        .any(|o| check(&cx.sys.enums, &leaves, &f(*o), &g) != Agreement::Differ);
+                if equivalent {
+                    cx.drop_equivalent(op, id, span, text, edit);
+                    continue;
+                }
                 if duplicate {
                     continue;
                 }
             }
-            let Some(text) = cx.respell(id, &bt, new, boolean) else {
-                continue;
-            };
             if cx.propose(op, id, span, text, edit) {
                 kept.push(new);
             }
@@ -257,9 +266,7 @@ fn asf(cx: &mut Ctx, id: ExprId, bt: &BinText) {
                 s.mk(ExprKind::Binary(inner, ab, n[2]), None)
             }
         };
-        if same(&cx.sys.enums, &leaves, &orig, &moved) {
-            continue;
-        }
+        let equivalent = same(&cx.sys.enums, &leaves, &orig, &moved);
         let (core, top) = match dir {
             Assoc::LeftToRight => (
                 format!(
@@ -286,6 +293,10 @@ fn asf(cx: &mut Ctx, id: ExprId, bt: &BinText) {
         };
         let looser = precedence(top, syntax) < precedence(&bt.token, syntax);
         let text = cx.wrap_core(span, core, bt.layers, looser);
-        cx.propose(Operator::Asf, id, span, text, Edit::Assoc(dir));
+        if equivalent {
+            cx.drop_equivalent(Operator::Asf, id, span, text, Edit::Assoc(dir));
+        } else {
+            cx.propose(Operator::Asf, id, span, text, Edit::Assoc(dir));
+        }
     }
 }

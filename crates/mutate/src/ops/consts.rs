@@ -18,7 +18,7 @@ use crate::text::{bool_text, parse_int};
 
 /// How a bit-vector literal is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Literal {
+pub(crate) enum Literal {
     /// SMV `0[us]?<base><width>_<digits>`.
     SmvWord {
         /// The sign letter as written (`u`, `s`, or none).
@@ -56,7 +56,7 @@ fn digits_value(digits: &str, r: u32) -> Option<BigUint> {
 }
 
 /// Parses a bit-vector literal; returns its style and the value it denotes.
-fn parse_literal(text: &str, syntax: Syntax) -> Option<(Literal, BigUint)> {
+pub(crate) fn parse_literal(text: &str, syntax: Syntax) -> Option<(Literal, BigUint)> {
     let t = text.trim();
     match syntax {
         Syntax::Smv => {
@@ -113,7 +113,7 @@ fn pattern(width: u32, v: &BigInt) -> BigUint {
 }
 
 /// Spells the value `v` (a number under the node type) in the style of `lit`.
-fn spell(lit: &Literal, width: u32, signed: bool, v: &BigInt) -> Option<String> {
+pub(crate) fn spell(lit: &Literal, width: u32, signed: bool, v: &BigInt) -> Option<String> {
     let p = pattern(width, v);
     match lit {
         Literal::SmvWord { sign } => {
@@ -155,7 +155,7 @@ fn spell(lit: &Literal, width: u32, signed: bool, v: &BigInt) -> Option<String> 
 }
 
 /// The smallest and largest value of a bit-vector type.
-fn bv_bounds(width: u32, signed: bool) -> (BigInt, BigInt) {
+pub(crate) fn bv_bounds(width: u32, signed: bool) -> (BigInt, BigInt) {
     if signed {
         let h = BigInt::one() << (width - 1);
         (-h.clone(), h - 1)

@@ -80,6 +80,9 @@ pub(crate) struct Ctx<'a> {
     files: Vec<FileInfo>,
     operators: &'a [Operator],
     out: Vec<Candidate>,
+    /// Candidates that would have been proposed but compute exactly what the original does
+    /// ([`Ctx::drop_equivalent`]).
+    dropped: Vec<Candidate>,
 }
 
 /// The textual shape of a binary operator node: `left TOKEN right`, possibly inside
@@ -156,6 +159,7 @@ impl<'a> Ctx<'a> {
             files,
             operators,
             out: Vec::new(),
+            dropped: Vec::new(),
         };
         let mut peers: HashMap<(String, Type), Vec<VarId>> = HashMap::new();
         for (i, v) in sys.vars.iter().enumerate() {
@@ -174,6 +178,11 @@ impl<'a> Ctx<'a> {
     /// The candidates proposed so far, in proposal order; leaves none behind.
     pub fn take_candidates(&mut self) -> Vec<Candidate> {
         std::mem::take(&mut self.out)
+    }
+
+    /// The candidates dropped as equivalent by construction so far; leaves none behind.
+    pub fn take_dropped(&mut self) -> Vec<Candidate> {
+        std::mem::take(&mut self.dropped)
     }
 
     /// Whether `op` was asked for.
@@ -477,12 +486,45 @@ impl<'a> Ctx<'a> {
         replacement: String,
         edit: Edit,
     ) -> bool {
+        match self.admit(op, site, span, replacement, edit) {
+            Some(c) => {
+                self.out.push(c);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Records a candidate that an exact check found equivalent to the original by
+    /// construction, if [`Ctx::propose`] would have kept it; it is not proposed.
+    pub fn drop_equivalent(
+        &mut self,
+        op: Operator,
+        site: ExprId,
+        span: Span,
+        replacement: String,
+        edit: Edit,
+    ) {
+        if let Some(c) = self.admit(op, site, span, replacement, edit) {
+            self.dropped.push(c);
+        }
+    }
+
+    /// The candidate of a proposal, if it passes the checks of [`Ctx::propose`].
+    fn admit(
+        &mut self,
+        op: Operator,
+        site: ExprId,
+        span: Span,
+        replacement: String,
+        edit: Edit,
+    ) -> Option<Candidate> {
         if !self.wants(op) {
-            return false;
+            return None;
         }
         let original = self.text(span).to_string();
         if normalise(&original) == normalise(&replacement) {
-            return false;
+            return None;
         }
         let replacement = crate::text::separated(
             self.file_text(span),
@@ -494,19 +536,18 @@ impl<'a> Ctx<'a> {
             p.file == span.file && p.start < span.end.max(span.start + 1) && span.start < p.end
         };
         if self.protected.iter().any(overlaps) {
-            return false;
+            return None;
         }
         if apply(&mut self.scratch, site, &edit).is_err() {
-            return false;
+            return None;
         }
-        self.out.push(Candidate {
+        Some(Candidate {
             op,
             site,
             span,
             original,
             replacement,
             edit,
-        });
-        true
+        })
     }
 }

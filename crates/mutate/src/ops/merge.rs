@@ -74,6 +74,11 @@ pub(crate) fn finish(sys: &System, cands: Vec<Candidate>) -> Vec<Mutant> {
         let Some((edit, mut sites)) = resolve(sys, group.variants) else {
             continue;
         };
+        // A widening makes one choice site; on several nodes it would tie choices together
+        // that the edited text keeps apart (`ops/choices.rs`).
+        if matches!(edit, Edit::Widen { .. }) && sites.len() > 1 {
+            continue;
+        }
         sites.sort();
         let all = sites.clone();
         sites.retain(|s| !all.iter().any(|t| t != s && is_below(sys, *s, *t)));

@@ -7,7 +7,13 @@
 //! * the conditions of the leading `if`s of an always block with several edge events: they
 //!   tell the asynchronous controls from the clock;
 //! * Verilog instance connection lists (`sub u1(a, b);`): an output port's net is assigned
-//!   there, and a connection is no place for an expression edit.
+//!   there, and a connection is no place for an expression edit;
+//! * specifications (SMV `INVARSPEC`/`SPEC`/`LTLSPEC` bodies, Verilog `assert property`
+//!   items), and text that only specifications read (a `DEFINE` or wire used by a property
+//!   alone): a mutant is an edit of the model, and an edited specification changes no
+//!   behaviour, so it would only add an equivalent mutant (`docs/method.md` §10).
+
+use std::collections::HashSet;
 
 use hypermut_ir::{ExprKind, FileId, Span};
 
@@ -104,7 +110,72 @@ pub(crate) fn protected(cx: &Ctx) -> Vec<Span> {
         }
     }
     out.extend(async_controls(cx));
+    out.extend(specifications(cx));
     out
+}
+
+/// The regions of the specifications: the source of every property, and the span of every
+/// node that only properties read, unless a node the model reads (initial and next values,
+/// outputs, constraints) has an overlapping span, i.e. the text also feeds the model.
+fn specifications(cx: &Ctx) -> Vec<Span> {
+    let sys = cx.sys;
+    let mut out: Vec<Span> = sys.properties.iter().filter_map(|p| p.span).collect();
+    if sys.properties.is_empty() {
+        return out;
+    }
+    let model_roots = sys
+        .vars
+        .iter()
+        .flat_map(|v| v.init.into_iter().chain(v.next))
+        .chain(sys.outputs.iter().map(|o| o.expr))
+        .chain(sys.constraints.iter().map(|c| c.expr));
+    let model: HashSet<_> = sys.exprs.cone(model_roots).into_iter().collect();
+    let model_text = SpanIndex::new(model.iter().filter_map(|id| cx.span(*id)));
+    let spec_only = sys
+        .exprs
+        .cone(sys.properties.iter().map(|p| p.expr))
+        .into_iter()
+        .filter(|id| !model.contains(id))
+        .filter_map(|id| cx.span(id))
+        .filter(|s| !model_text.overlaps(*s));
+    out.extend(spec_only);
+    out
+}
+
+/// Spans sorted by start, with the largest end among each prefix: answers whether any of
+/// them overlaps a given span in logarithmic time.
+struct SpanIndex {
+    /// (file, start, end), sorted.
+    spans: Vec<(FileId, u32, u32)>,
+    /// `max_end[k]`: the largest end among `spans[..=k]` of the same file as `spans[k]`.
+    max_end: Vec<u32>,
+}
+
+impl SpanIndex {
+    fn new(spans: impl Iterator<Item = Span>) -> Self {
+        let mut spans: Vec<(FileId, u32, u32)> = spans.map(|s| (s.file, s.start, s.end)).collect();
+        spans.sort();
+        let mut max_end = Vec::with_capacity(spans.len());
+        for (k, (file, _, end)) in spans.iter().enumerate() {
+            let before = match k.checked_sub(1) {
+                Some(j) if spans[j].0 == *file => max_end[j],
+                _ => 0,
+            };
+            max_end.push(before.max(*end));
+        }
+        SpanIndex { spans, max_end }
+    }
+
+    /// Whether some span shares a byte with `s` (an empty span counts as its first byte).
+    fn overlaps(&self, s: Span) -> bool {
+        let end = s.end.max(s.start + 1);
+        // The spans of `s`'s file that start before `end`.
+        let upto = self
+            .spans
+            .partition_point(|(f, start, _)| (*f, *start) < (s.file, end));
+        let from = self.spans.partition_point(|(f, _, _)| *f < s.file);
+        upto > from && self.max_end[upto - 1] > s.start
+    }
 }
 
 /// Verilog keywords that cannot name a module type or an instance.
@@ -285,5 +356,110 @@ mod tests {
         let v = "sub #(4) u1(a, b); and g(o, x, y); if (c) x = f(a); always @(posedge c) begin";
         let found: Vec<&str> = instance_lists(v).iter().map(|k| &v[*k..*k + 2]).collect();
         assert_eq!(found, ["(a", "(o"]);
+    }
+
+    /// The source lines of the mutants of a model.
+    fn mutated_lines(sys: &hypermut_ir::System) -> Vec<usize> {
+        crate::enumerate(sys, &crate::Operator::ALL)
+            .iter()
+            .map(|m| sys.sources.location(m.span).line)
+            .collect()
+    }
+
+    #[test]
+    fn specifications_are_not_mutated() {
+        // Line 11 is a DEFINE only the specifications read; line 12 a DEFINE read by an
+        // output and a specification; lines 13-15 are specifications.
+        let text = "\
+-- @output big, both
+MODULE main
+IVAR
+  go : boolean;
+VAR
+  x : 0..3;
+ASSIGN
+  init(x) := 0;
+  next(x) := go ? (x + 1) mod 4 : x;
+DEFINE
+  safe := x < 3 | go;
+  both := x > 2 & !go;
+  big := x > 2;
+INVARSPEC safe & x <= 3;
+SPEC AG (x <= 3 & !go | TRUE);
+LTLSPEC G (both -> x >= 1);
+";
+        let sys = hypermut_smv::parse_smv("spec.smv", text).expect("parses");
+        assert_eq!(sys.properties.len(), 3);
+        let lines = mutated_lines(&sys);
+        for line in [11, 14, 15, 16] {
+            assert!(!lines.contains(&line), "line {line} is mutated: {lines:?}");
+        }
+        for line in [8, 9, 12, 13] {
+            assert!(
+                lines.contains(&line),
+                "line {line} is not mutated: {lines:?}"
+            );
+        }
+        // Without the specifications, the DEFINE `safe` is not read at all, and the model
+        // text has exactly the mutants it had with them.
+        let bare: String = text.lines().take(13).map(|l| format!("{l}\n")).collect();
+        let bare = hypermut_smv::parse_smv("spec.smv", &bare).expect("parses");
+        let texts = |sys: &hypermut_ir::System| -> Vec<(usize, String, String)> {
+            crate::enumerate(sys, &crate::Operator::ALL)
+                .into_iter()
+                .map(|m| (m.id, m.original, m.replacement))
+                .collect()
+        };
+        assert_eq!(texts(&sys), texts(&bare));
+    }
+
+    #[test]
+    fn verilog_assertions_are_not_mutated() {
+        let text = "\
+module t(input clk, input a, output reg [1:0] q);
+  wire ok = q != 2'd3 || a;
+  initial q = 2'd0;
+  always @(posedge clk) q <= a ? q + 2'd1 : q;
+  assert property (ok && q <= 2'd3);
+endmodule
+";
+        let sys = hypermut_verilog::parse_verilog(&[("t.v", text)], &Default::default())
+            .expect("parses")
+            .system;
+        assert_eq!(sys.properties.len(), 1);
+        let lines = mutated_lines(&sys);
+        assert!(lines.contains(&4), "{lines:?}");
+        assert!(!lines.contains(&5), "the assertion is mutated: {lines:?}");
+        assert!(
+            !lines.contains(&2),
+            "the wire only the assertion reads: {lines:?}"
+        );
+    }
+
+    #[test]
+    fn span_index_answers_overlaps_like_a_scan() {
+        let f = FileId(0);
+        let g = FileId(1);
+        let spans = [
+            Span::new(f, 0, 3),
+            Span::new(f, 10, 40),
+            Span::new(f, 12, 14),
+            Span::new(g, 5, 6),
+        ];
+        let index = SpanIndex::new(spans.iter().copied());
+        let scan = |s: Span| {
+            let end = s.end.max(s.start + 1);
+            spans
+                .iter()
+                .any(|p| p.file == s.file && p.start < end && s.start < p.end)
+        };
+        for file in [f, g] {
+            for start in 0..45 {
+                for len in 0..6 {
+                    let s = Span::new(file, start, start + len);
+                    assert_eq!(index.overlaps(s), scan(s), "{s:?}");
+                }
+            }
+        }
     }
 }

@@ -1,7 +1,9 @@
 //! Tests of the operators on whole models: expected mutant texts per operator (tables),
 //! global invariants of the enumeration, and the behaviour of conditional mutants.
 
+mod choices;
 mod corpus;
+mod inclusion;
 mod semantics;
 mod tables;
 
