@@ -62,7 +62,9 @@ pub struct Loaded {
     /// Warnings and notes for the user, each located at the place it is about, in the order
     /// they were found: notes for skipped specifications, ignored fairness constraints and
     /// 0/1 used as booleans; warnings for `case` conditions whose exhaustiveness could not be
-    /// checked and for NuSMV 2.4's reading of `!x = c`. None has severity error.
+    /// checked, for NuSMV 2.4's reading of `!x = c`, and for a model without `-- @output`
+    /// pragmas (or `outputs` option) whose every state variable is therefore observed. None
+    /// has severity error.
     pub diagnostics: Vec<Diagnostic>,
     /// For each of `system.properties`, the module instance it was written in (`""` for
     /// main, else the hierarchical instance name).

@@ -7,15 +7,18 @@
 //! * Every other VAR is state (`init`/`next` may be absent: free value); FROZENVARs are frozen.
 //! * Outputs: the names given (variables, DEFINEs, array names for all their elements, in
 //!   the given order, each once); otherwise every state and frozen variable and every
-//!   invariant-assigned variable, in declaration order. A DEFINE output observes the
-//!   expanded DEFINE. Names are hierarchical (`a.b`, `arr[2]`).
+//!   invariant-assigned variable, in declaration order, with a warning at `MODULE main`
+//!   saying so (tests then compare whole states: `docs/method.md` §2.3). A DEFINE output
+//!   observes the expanded DEFINE. Names are hierarchical (`a.b`, `arr[2]`).
 //! * A variable of an integer enumeration with gaps (`{0, 2, 5}`) that can take arbitrary
 //!   values (input, free initial or next value) gets an invariant constraint restricting it
 //!   to its values.
 
 use std::collections::HashSet;
 
-use hypermut_ir::{BinOp, Constraint, ConstraintKind, ExprId, ExprKind, Output, Role, Span, VarId};
+use hypermut_ir::{
+    BinOp, Constraint, ConstraintKind, ExprId, ExprKind, Output, Role, Severity, Span, VarId,
+};
 
 use crate::ast::VarKind;
 use crate::error::Diag;
@@ -138,6 +141,7 @@ impl Elab<'_> {
                 };
                 self.st.sys.outputs.push(Output { name, expr });
             }
+            self.warn_every_state_observed();
             return Ok(());
         }
         let mut seen = HashSet::new();
@@ -174,6 +178,27 @@ impl Elab<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The warning of a model whose outputs are the default: every state variable.
+    fn warn_every_state_observed(&mut self) {
+        let n = self.st.sys.outputs.len();
+        if n == 0 {
+            // Nothing is observed at all; the caller warns about a model without outputs.
+            return;
+        }
+        let at = self
+            .program
+            .modules
+            .iter()
+            .find(|m| m.name.name == "main")
+            .map_or(self.program.eof, |m| m.name.span);
+        let noun = if n == 1 { "variable" } else { "variables" };
+        self.report(
+            Severity::Warning,
+            at,
+            format!("{OBSERVES_EVERY_STATE} ({n} {noun})"),
+        );
     }
 
     /// Whether `v` has an `init` or `next` assignment.
@@ -241,6 +266,12 @@ impl Elab<'_> {
         Ok(())
     }
 }
+
+/// What a model without `-- @output` pragmas and without the `outputs` option is told.
+pub(crate) const OBSERVES_EVERY_STATE: &str =
+    "no `-- @output` pragma and no --outputs: every state \
+    variable is observed as an output, so a test compares whole states and may kill mutants \
+    that no real output shows; name the outputs with `-- @output NAME, ...`";
 
 /// The names of all pragmas of one kind (each pragma must name something).
 fn names_of(pragmas: &[Pragma], kind: PragmaKind) -> Result<Vec<(String, Span)>, Diag> {

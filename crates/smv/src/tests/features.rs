@@ -470,7 +470,7 @@ fn old_nusmv_idioms_are_accepted_with_notes() {
     let l = parse_smv_with(
         "t.smv",
         "MODULE main\nVAR b : boolean; n : -1..2;\nASSIGN init(b) := 0; next(b) := case 1 : !b; esac;\n\
-         INVAR !n = -1 | b = 1\n",
+         INVAR !n = -1 | b = 1\n-- @output b\n",
         &SmvOptions::default(),
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -579,7 +579,7 @@ fn diagnostics_are_located_with_their_severity() {
         "t.smv",
         "MODULE main\nVAR w : unsigned word[32]; b : boolean;\n\
          ASSIGN next(b) := case w = 0ud32_1 : TRUE; w != 0ud32_1 : FALSE; esac;\n\
-         FAIRNESS b\nJUSTICE !b\n",
+         FAIRNESS b\nJUSTICE !b\n-- @output b\n",
         &SmvOptions::default(),
     )
     .unwrap_or_else(|e| panic!("{e}"));

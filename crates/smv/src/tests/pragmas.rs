@@ -187,3 +187,43 @@ fn output_define_with_next_is_rejected() {
         "{err}"
     );
 }
+
+#[test]
+fn observing_every_state_variable_by_default_is_warned_about() {
+    use crate::{parse_smv_with, SmvOptions};
+    use hypermut_ir::Severity;
+    let model = "-- a comment\nMODULE main\nIVAR i : boolean;\nVAR a : boolean; b : 0..3;\n\
+                 ASSIGN next(a) := i; next(b) := b;\nDEFINE d := a & i;\n";
+    let warnings = |text: &str, options: &SmvOptions| -> Vec<String> {
+        let l = parse_smv_with("t.smv", text, options).unwrap_or_else(|e| panic!("{e}"));
+        l.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .map(|d| d.headline())
+            .collect()
+    };
+    // No pragma, no option: both state variables are the outputs, and the warning says so
+    // at `MODULE main`.
+    let sys = ok(model);
+    assert_eq!(outputs(&sys), ["a", "b"]);
+    let w = warnings(model, &SmvOptions::default());
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with("t.smv:2:8: warning: no `-- @output` pragma")
+            && w[0].contains("every state variable is observed")
+            && w[0].ends_with("(2 variables)"),
+        "{w:?}"
+    );
+    // Named outputs, by pragma or by option: no warning.
+    assert!(warnings(&format!("{model}-- @output d\n"), &SmvOptions::default()).is_empty());
+    let named = SmvOptions {
+        outputs: Some(vec!["a".into()]),
+        ..SmvOptions::default()
+    };
+    assert!(warnings(model, &named).is_empty());
+    // Only inputs: no output at all, nothing is observed, and no warning here (the model
+    // without outputs is reported by the caller).
+    let only_inputs = "MODULE main\nIVAR i : boolean;\n";
+    assert!(ok(only_inputs).outputs.is_empty());
+    assert!(warnings(only_inputs, &SmvOptions::default()).is_empty());
+}
