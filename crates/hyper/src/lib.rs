@@ -7,18 +7,22 @@
 //! and replays it on the word-level system.
 
 pub mod agreement;
+pub mod copy;
 pub mod error;
 pub mod miter;
 pub mod pipeline;
 pub mod product;
+pub mod search_test;
 pub mod suite;
 pub mod test;
 pub mod validity;
 
 pub use agreement::{agreement, Agreement};
+pub use copy::{fixed_copy, FixedCopy};
 pub use error::HyperError;
 pub use pipeline::MutantProduct;
 pub use product::{product, Product};
+pub use search_test::test_from_runs;
 pub use suite::{greedy_set_cover, remove_prefixes, KillMatrix, MetaCircuit};
 pub use test::{extract_test, Blocked, Test, TestFrame};
 pub use validity::{range_check, RangeCheck};

@@ -18,7 +18,9 @@ pub struct TestFrame {
     pub inputs: BTreeMap<String, String>,
     /// Values of the controllable nondeterminism (nd inputs), by name.
     pub nd: BTreeMap<String, String>,
-    /// The original's outputs, by output name.
+    /// The original's outputs, by output name. Empty in the last step of a test whose
+    /// original cannot take that step ([`Blocked::Original`]): there is nothing to expect
+    /// there (`docs/method.md` §5.3).
     pub outputs: BTreeMap<String, String>,
 }
 
@@ -32,7 +34,9 @@ pub struct Test {
     pub depth: usize,
     /// The steps.
     pub frames: Vec<TestFrame>,
-    /// The mutant's outputs in the last step (at least one differs from the original's).
+    /// The mutant's outputs in the last step it takes. Without blocking, at least one
+    /// differs from the original's in the last step; with [`Blocked::Original`] the original
+    /// has no outputs there to differ from.
     pub mutant_outputs: BTreeMap<String, String>,
     /// Whether the test sets nd values, i.e. needs control over the model's nondeterminism.
     pub requires_nd_control: bool,
@@ -53,7 +57,10 @@ pub enum Blocked {
 }
 
 /// Values of the IR input variables in every frame of a witness (x grounded to 0).
-fn decode_inputs(blasted: &Blasted, w: &Witness) -> Result<Vec<HashMap<VarId, Value>>, HyperError> {
+pub(crate) fn decode_inputs(
+    blasted: &Blasted,
+    w: &Witness,
+) -> Result<Vec<HashMap<VarId, Value>>, HyperError> {
     let n_inputs = blasted.aig.inputs.len();
     let mut frames = Vec::with_capacity(w.inputs.len());
     for (k, vec) in w.inputs.iter().enumerate() {
@@ -86,7 +93,9 @@ fn decode_inputs(blasted: &Blasted, w: &Witness) -> Result<Vec<HashMap<VarId, Va
 
 /// Cuts a test from a witness of the product of `cm` (nd-transformed, blasted as `blasted`)
 /// and replays it on the word-level system: with `mut = 0` it yields the expected outputs,
-/// with `mut = 1` the outputs agree up to the last step and differ there.
+/// with `mut = 1` the outputs agree up to the last step and differ there. When the original's
+/// constraints forbid the last step ([`Blocked::Original`]), that step lists no expected
+/// outputs.
 pub fn extract_test(
     cm: &ConditionalMutant,
     nd: &[NdInput],
@@ -139,10 +148,16 @@ pub fn extract_test(
     };
     let test_frames: Vec<TestFrame> = (0..=depth)
         .map(|k| {
+            // The original has no outputs in a step it cannot take.
+            let refused = k == depth && blocked == Some(Blocked::Original);
             let mut tf = TestFrame {
                 inputs: BTreeMap::new(),
                 nd: BTreeMap::new(),
-                outputs: out_map(&orig.outputs[k]),
+                outputs: if refused {
+                    BTreeMap::new()
+                } else {
+                    out_map(&orig.outputs[k])
+                },
             };
             for (v, val) in &frames[k].inputs {
                 let name = sys.var(*v).name.clone();
@@ -168,4 +183,103 @@ pub fn extract_test(
         blocked,
         frames: test_frames,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::MutantProduct;
+    use hypermut_mutate::{enumerate, Operator};
+
+    /// `tests/data/smv/door.smv`'s constraints, without transitions that matter here.
+    const DOOR: &str = "MODULE main\nIVAR push : boolean;\nVAR open : boolean; locked : boolean;\n\
+        INIT !open\nINIT !locked\nTRANS next(open) = open\nTRANS next(locked) = locked\n";
+
+    /// The test of the mutant `INIT !open` → `INIT open` cut from a one-frame witness whose
+    /// initial and next `open` (nd inputs) are `open0`, with the original's replay for
+    /// comparison (whether its constraints hold in the frame).
+    fn door_test(open0: bool) -> (Test, Vec<bool>) {
+        let sys = hypermut_smv::parse_smv("door.smv", DOOR).expect("model");
+        let m = enumerate(&sys, &Operator::ALL)
+            .into_iter()
+            .find(|m| m.original == "!open" && m.replacement == "open")
+            .expect("the INIT mutant");
+        let mp = MutantProduct::build(&sys, &m).expect("product");
+        let frame: Vec<Option<bool>> = mp
+            .blasted
+            .aig
+            .inputs
+            .iter()
+            .map(|i| {
+                let open = ["nd.init.open", "nd.next.open"]
+                    .iter()
+                    .any(|n| i.name.starts_with(n));
+                // `TRANS next(open) = open`: the next value follows the initial one.
+                Some(open0 && open)
+            })
+            .collect();
+        let names: Vec<&str> = mp
+            .blasted
+            .aig
+            .inputs
+            .iter()
+            .map(|i| i.name.as_str())
+            .collect();
+        assert!(
+            frame.contains(&Some(true)) || !open0,
+            "no input for the initial open: {names:?}"
+        );
+        let w = Witness {
+            properties: vec!["b0".into()],
+            init: vec![None; mp.blasted.aig.latches.len()],
+            inputs: vec![frame],
+        };
+        let test = extract_test(&mp.conditional, &mp.nd, &mp.blasted, &w).expect("a test");
+        // The original's own replay: does it accept frame 0?
+        let frames = decode_inputs(&mp.blasted, &w).expect("inputs");
+        let frames: Vec<Frame> = frames
+            .into_iter()
+            .map(|inputs| Frame {
+                inputs,
+                ..Frame::default()
+            })
+            .collect();
+        let orig = Interpreter::new(&mp.conditional.system)
+            .run(
+                &HashMap::from([(mp.conditional.mut_var, Value::Bool(false))]),
+                &frames,
+            )
+            .expect("the original runs");
+        (test, orig.constraints_ok)
+    }
+
+    #[test]
+    fn a_step_the_original_refuses_has_no_expected_outputs() {
+        // Initially open: the original's `INIT !open` refuses the step the mutant takes.
+        let (test, original_ok) = door_test(true);
+        assert_eq!(original_ok, [false]);
+        assert_eq!(test.blocked, Some(Blocked::Original));
+        assert_eq!(test.depth, 0);
+        assert!(test.frames[0].outputs.is_empty(), "{:?}", test.frames[0]);
+        assert_eq!(
+            test.frames[0].nd.get("nd.init.open").map(String::as_str),
+            Some("TRUE")
+        );
+        // The mutant takes the step: its outputs are there.
+        assert_eq!(
+            test.mutant_outputs.get("open").map(String::as_str),
+            Some("TRUE")
+        );
+    }
+
+    #[test]
+    fn a_step_the_mutant_refuses_keeps_the_expected_outputs() {
+        // Initially closed: the original takes the step, the mutant's `INIT open` refuses it.
+        let (test, original_ok) = door_test(false);
+        assert_eq!(original_ok, [true]);
+        assert_eq!(test.blocked, Some(Blocked::Mutant));
+        let expected = &test.frames[0].outputs;
+        assert_eq!(expected.get("open").map(String::as_str), Some("FALSE"));
+        assert_eq!(expected.get("locked").map(String::as_str), Some("FALSE"));
+    }
 }
