@@ -157,3 +157,103 @@ fn equivalent_by_construction_mutants_are_recognised_on_both_models() {
     );
     assert_eq!(n("errors"), 0);
 }
+
+/// The paper's Example 3 (`docs/method.md` §4.2, §4.6, §4.7): refilling `{1, 2}` instead of 2
+/// is killed only potentially (a mutant that picks 2 behaves like the original, so no test is
+/// definite: the search proves none exists up to the bound), and serving only coffee (or
+/// only tea) is equivalent, proved by inclusion although φ1 alone would kill it with
+/// controlled nondeterminism. The potential test replays: with its own nd values the mutant
+/// serves nothing where the original serves.
+#[test]
+fn example_3_classes_come_out_of_testgen() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().to_str().expect("utf-8 path");
+    hypermut_ok(&["testgen", BEVERAGE, "--bound", "12", "--out", out]);
+    let summary: Json = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("summary.json")).expect("summary.json"),
+    )
+    .expect("valid JSON");
+    let results = summary["results"].as_array().expect("results");
+    let text = std::fs::read_to_string(repo::path(BEVERAGE)).expect("model");
+    let at = |needle: &str, offset: usize| -> String {
+        let (line_no, line) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle}"));
+        let col = line.find(needle).expect("needle") + offset + 1;
+        format!("{BEVERAGE}:{}:{col}", line_no + 1)
+    };
+    let find = |location: &str, replacement: &str| -> &Json {
+        results
+            .iter()
+            .find(|r| r["location"] == location && r["replacement"] == replacement)
+            .unwrap_or_else(|| panic!("no mutant {replacement} at {location}"))
+    };
+    let refill = at("inp = fill & wtr = 0 : 2", "inp = fill & wtr = 0 : ".len());
+    let widened = find(&refill, "{1, 2}");
+    assert_eq!(widened["outcome"], "killed");
+    assert_eq!(widened["kill_class"], "potential");
+    let searched = widened["no_definite_up_to"].as_u64().expect("search claim");
+    assert!(searched >= 12, "the search reached the bound: {searched}");
+    assert_eq!(find(&refill, "1")["kill_class"], "definite");
+
+    let serve = at("{coff, tea}", 0);
+    for only in ["coff", "tea"] {
+        let r = find(&serve, only);
+        assert_eq!(r["outcome"], "equivalent", "{only}: {r}");
+        let engine = r["engine"].as_str().expect("engine");
+        assert!(engine.starts_with("inclusion-"), "{only}: {engine}");
+    }
+
+    // Replay the potential test on the word-level conditional mutant.
+    let test: Json = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join(widened["test"].as_str().expect("test")))
+            .expect("test file"),
+    )
+    .expect("valid JSON");
+    let sys = hypermut_smv::load_smv(&repo::path(BEVERAGE)).expect("model loads");
+    let mutant = enumerate(&sys, &Operator::ALL)
+        .into_iter()
+        .find(|m| {
+            refill.ends_with(&sys.sources.location(m.span).to_string()[BEVERAGE.len()..])
+                && m.replacement == "{1, 2}"
+        })
+        .expect("the mutant");
+    let mut cm = conditional(&sys, &mutant).expect("conditional mutant");
+    make_controllable(&mut cm.system, &[cm.mut_var]).expect("nd transformation");
+    let s = &cm.system;
+    let frames = test["frames"].as_array().expect("frames");
+    let stimulus: Vec<Frame> = frames
+        .iter()
+        .map(|f| {
+            let mut fr = Frame::default();
+            for section in ["inputs", "nd"] {
+                for (name, v) in f[section].as_object().expect("map") {
+                    let var = s.var_by_name(name).expect("variable");
+                    let val = parse_test_value(s, s.var(var).ty, v.as_str().expect("text"))
+                        .expect("a value");
+                    fr.inputs.insert(var, val);
+                }
+            }
+            fr
+        })
+        .collect();
+    let run = |m: bool| {
+        Interpreter::new(s)
+            .run(&HashMap::from([(cm.mut_var, Value::Bool(m))]), &stimulus)
+            .expect("replay runs")
+    };
+    let (orig, mutated) = (run(false), run(true));
+    let o = s.outputs.iter().position(|o| o.name == "out").expect("out");
+    let ty = s.ty(s.outputs[o].expr);
+    for (k, f) in frames.iter().enumerate() {
+        let expected =
+            parse_test_value(s, ty, f["outputs"]["out"].as_str().expect("out")).expect("a value");
+        assert_eq!(orig.outputs[k][o], expected, "original, frame {k}");
+    }
+    assert!(
+        (0..frames.len()).any(|k| mutated.outputs[k] != orig.outputs[k]),
+        "with the test's nd values the mutant fails the test"
+    );
+}

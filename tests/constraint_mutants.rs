@@ -13,6 +13,53 @@ use serde_json::Value as Json;
 
 const MODEL: &str = "tests/data/smv/door.smv";
 
+/// A test killing by a blocked step (`docs/method.md` §5.3) lists no expected outputs for a
+/// step the original refuses, and its `kill` text names the side that refuses and, for a model
+/// with nd inputs, the test's kill class.
+fn check_blocked_test(t: &Json) {
+    let frames = t["frames"].as_array().expect("frames");
+    let last = frames.last().expect("a step");
+    let outputs = last["outputs"].as_object().expect("outputs");
+    let kill = t["kill"].as_str().expect("kill");
+    let class = t["kill_class"].as_str().expect("kill_class");
+    match t["blocked"].as_str() {
+        Some("original") => {
+            assert!(outputs.is_empty(), "{t}");
+            assert!(
+                kill.starts_with("blocked: the original refuses the step the mutant takes"),
+                "{kill}"
+            );
+        }
+        Some("mutant") => {
+            assert!(!outputs.is_empty(), "{t}");
+            assert!(
+                kill.starts_with("blocked: the mutant refuses the last step's inputs"),
+                "{kill}"
+            );
+        }
+        Some(other) => panic!("blocked: {other}"),
+        None => {
+            assert!(!outputs.is_empty(), "{t}");
+            assert!(!kill.contains("blocked"), "{kill}");
+            return;
+        }
+    }
+    // Every step before the last one has the original's outputs.
+    for f in &frames[..frames.len() - 1] {
+        assert!(
+            !f["outputs"].as_object().expect("outputs").is_empty(),
+            "{t}"
+        );
+    }
+    let has_nd = t["nd"].as_object().is_some_and(|o| !o.is_empty());
+    assert_eq!(kill.contains(&format!("; {class}: ")), has_nd, "{kill}");
+    for other in ["definite", "potential", "controlled"] {
+        if other != class {
+            assert!(!kill.contains(&format!("; {other}: ")), "{kill}");
+        }
+    }
+}
+
 #[test]
 fn constraint_mutants_are_killed_by_a_step_only_one_side_can_take() {
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -53,6 +100,7 @@ fn constraint_mutants_are_killed_by_a_step_only_one_side_can_take() {
                 serde_json::from_str(&std::fs::read_to_string(out.join(f)).expect("test"))
                     .expect("JSON");
             blocked += usize::from(t["blocked"].is_string());
+            check_blocked_test(&t);
         }
     }
     assert!(blocked > 0);

@@ -57,7 +57,16 @@ fn check_model(model: &str, abc: bool) -> Confirmed {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
     let out_s = out.to_str().expect("utf-8");
-    hypermut_ok(&["testgen", model, "--out", out_s, "--timeout", "120"]);
+    hypermut_ok(&[
+        "testgen",
+        model,
+        "--out",
+        out_s,
+        "--timeout",
+        "120",
+        "--search-timeout",
+        "1",
+    ]);
     let summary: Json = serde_json::from_str(
         &std::fs::read_to_string(out.join("summary.json")).expect("summary.json"),
     )
@@ -78,8 +87,18 @@ fn check_model(model: &str, abc: bool) -> Confirmed {
             "{model} mutant {id} is not decided: {r}"
         );
         let file = dir.path().join(format!("p{id}.aig"));
+        let id_s = id.to_string();
         let file_s = file.to_str().expect("utf-8");
-        hypermut_ok(&["product", model, "--mutant", &id.to_string(), "-o", file_s]);
+        // A mutant proved equivalent by inclusion (docs/method.md §4.6) has its proof and
+        // certificate on the inclusion product.
+        let inclusion = r["engine"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("inclusion-"));
+        let mut args = vec!["product", model, "--mutant", &id_s, "-o", file_s];
+        if inclusion {
+            args.push("--inclusion");
+        }
+        hypermut_ok(&args);
         let product = read_aig(&file);
         if outcome == "killed" {
             seen.killed += 1;
@@ -91,6 +110,13 @@ fn check_model(model: &str, abc: bool) -> Confirmed {
                 .next()
                 .expect("one counterexample in the witness file");
             let depth = r["depth"].as_u64().expect("killed mutants have a depth");
+            // A test found by the ∃∀ search (§4.7) is longer than φ1's witness; the witness
+            // stays φ1's.
+            let searched = r["reason"]
+                .as_str()
+                .is_some_and(|t| t.contains("search found"));
+            let depth = if searched { w.depth() as u64 } else { depth };
+            assert!(depth <= r["depth"].as_u64().expect("depth"));
             let case = py_case(&product, &w, dir.path(), &format!("k{id}"));
             py_cases.push((case, w.inputs.len(), depth));
         } else {

@@ -503,3 +503,36 @@ fn the_product_is_what_hypermut_product_writes() {
         }
     }
 }
+
+/// `hypermut mutants` says how many candidates an exact check dropped as equivalent by
+/// construction, and lists the ones only a sample calls equivalent (`docs/method.md` §10).
+#[test]
+fn the_listing_counts_only_exactly_equivalent_candidates_as_dropped() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    for (width, dropped, kept) in [(8, 2, false), (16, 0, true)] {
+        // `w - 0` computes `w + 0`: on 8 bits every value is tried, on 16 only a sample.
+        let model = tmp.path().join(format!("w{width}.smv"));
+        std::fs::write(
+            &model,
+            format!(
+                "-- @output w\nMODULE main\nVAR w : unsigned word[{width}];\nASSIGN\n  \
+                 init(w) := 0ud{width}_1;\n  next(w) := w + 0ud{width}_0;\n"
+            ),
+        )
+        .expect("write");
+        let out = hypermut_ok(&["mutants", model.to_str().expect("utf-8")]);
+        let line = format!(
+            "{dropped} candidate mutant{} dropped as equivalent by construction (exact check)",
+            if dropped == 1 { "" } else { "s" }
+        );
+        assert_eq!(out.lines().last(), Some(line.as_str()), "{out}");
+        let minus = format!("w + 0ud{width}_0 → w - 0ud{width}_0");
+        assert_eq!(out.contains(&minus), kept, "{out}");
+        // The JSON listing stays a JSON list.
+        let json = hypermut_ok(&["mutants", model.to_str().expect("utf-8"), "--json"]);
+        assert!(
+            serde_json::from_str::<serde_json::Value>(&json).is_ok(),
+            "{json}"
+        );
+    }
+}

@@ -358,6 +358,27 @@ fn tests_say_whether_they_need_control_of_nondeterminism() {
             expected
         );
         assert!(out.contains("killing tests: "), "{out}");
+        // The score per kill class, recomputed from summary.json: kills of the class or a
+        // stronger one over the mutants that are neither equivalent nor invalid.
+        let summary: Json = serde_json::from_str(
+            &std::fs::read_to_string(dir.join("summary.json")).expect("summary"),
+        )
+        .expect("JSON");
+        let results = summary["results"].as_array().expect("results");
+        let count = |f: &dyn Fn(&Json) -> bool| results.iter().filter(|r| f(r)).count() as f64;
+        let killed_as = |c: &str| count(&|r| r["outcome"] == "killed" && r["kill_class"] == c);
+        let killable = count(&|r| r["outcome"] != "equivalent" && r["outcome"] != "invalid");
+        let definite = killed_as("definite");
+        let potential = definite + killed_as("potential");
+        let any = count(&|r| r["outcome"] == "killed");
+        assert_eq!(summary["definite"].as_f64(), Some(definite), "{model}");
+        let line = format!(
+            "mutation score by kill class: definite {:.1}%, potential or better {:.1}%, any kill {:.1}%",
+            100.0 * definite / killable,
+            100.0 * potential / killable,
+            100.0 * any / killable
+        );
+        assert!(out.contains(&line), "{model}: {line}\n{out}");
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, Result};
 use clap::ArgMatches;
 use hypermut_mutate::Operator;
-use hypermut_testgen::{FrontendOptions, Model, ModelSource, Selection};
+use hypermut_testgen::{FrontendOptions, InitOption, Model, ModelSource, ResetOption, Selection};
 
 use crate::report::print_diagnostics;
 
@@ -84,6 +84,15 @@ pub struct ModelOptions {
     /// Verilog: each `x`/`z` literal bit is a fresh input instead of 0.
     #[arg(long)]
     pub x_as_input: bool,
+    /// Hold input NAME at LEVEL (0 or 1; default 0 for active-low names like `rst_n`, else 1)
+    /// during the first CYCLES frames (default 1) of every test, or `none`. Default: a
+    /// Verilog design's 1-bit input named like a reset (`rst`, `rst_n`, `reset`, …).
+    #[arg(long, value_name = "NAME[=LEVEL][:CYCLES]|none", value_parser = parse_reset)]
+    pub reset: Option<ResetOption>,
+    /// Initial value of registers that have none: `free` (any power-up value, the default) or
+    /// `zero` (as yosys `-zinit`; enumerations and ranges start at their first value).
+    #[arg(long, value_name = "free|zero", default_value = "free", value_parser = parse_init)]
+    pub init: InitOption,
     /// The command-line positions of the model's pieces ([`ModelOptions::record_positions`]).
     #[arg(skip)]
     pub positions: Option<Positions>,
@@ -100,6 +109,8 @@ impl ModelOptions {
             defines: self.defines.clone(),
             observe_state: self.observe_state,
             x_as_input: self.x_as_input,
+            reset: self.reset.clone().unwrap_or_default(),
+            init: self.init,
         }
     }
 
@@ -184,6 +195,18 @@ impl MutantArgs {
             seed: self.seed,
         })
     }
+}
+
+/// Parses `--reset` (the syntax is the library's, [`ResetOption`]).
+fn parse_reset(text: &str) -> Result<ResetOption, String> {
+    text.parse()
+        .map_err(|e: hypermut_testgen::ResetError| e.to_string())
+}
+
+/// Parses `--init`.
+fn parse_init(text: &str) -> Result<InitOption, String> {
+    text.parse()
+        .map_err(|e: hypermut_testgen::init::InitParseError| e.to_string())
 }
 
 /// Parses a number of seconds ≥ 0.

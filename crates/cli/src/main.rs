@@ -57,6 +57,11 @@ enum Command {
         /// Write the old 5-field format (the property as the only output).
         #[arg(long)]
         legacy: bool,
+        /// Write the inclusion product instead (`docs/method.md` §4.6): its unreachable
+        /// `kill` proves that the mutant only narrows a choice; the certificate of a mutant
+        /// testgen proved equivalent with engine `inclusion-…` refers to it.
+        #[arg(long)]
+        inclusion: bool,
     },
     /// Generate killing tests for every mutant of a model.
     Testgen(cmd::testgen::Args),
@@ -68,6 +73,11 @@ enum Command {
     Merge(cmd::merge::Args),
     /// Print Tables 3 and 4 of the method paper (model characteristics, results) for models.
     Table(cmd::table::Args),
+    /// Write a self-checking Verilog testbench of the killing tests of a results directory.
+    Testbench(cmd::testbench::Args),
+    /// Is there a definite (or potential) test of exactly K + 1 steps for one mutant? Exit
+    /// code 0 found, 1 none, 2 error or time limit.
+    Search(cmd::search::Args),
 }
 
 impl Command {
@@ -80,6 +90,8 @@ impl Command {
             | Command::Product { model, .. } => Some((&mut model.options, "files")),
             Command::Testgen(a) => Some((&mut a.model.options, "files")),
             Command::Mutant(a) => Some((&mut a.model.options, "files")),
+            Command::Testbench(a) => Some((&mut a.model.options, "files")),
+            Command::Search(a) => Some((&mut a.model.options, "files")),
             Command::Merge(a) => Some((&mut a.model, "paths")),
             Command::Table(_) | Command::Prove(_) => None,
         }
@@ -117,11 +129,14 @@ fn main() -> ExitCode {
             mutant,
             output,
             legacy,
-        } => cmd::aiger::product(&model, mutant, &output, legacy),
+            inclusion,
+        } => cmd::aiger::product(&model, mutant, &output, legacy, inclusion),
         Command::Testgen(args) => cmd::testgen::run(&args),
         Command::Mutant(args) => cmd::mutant::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),
         Command::Table(args) => cmd::table::run(&args),
+        Command::Testbench(args) => cmd::testbench::run(&args),
+        Command::Search(args) => return ExitCode::from(cmd::search::run(&args)),
         Command::Prove(args) => match cmd::prove::run(&args) {
             Ok(code) => return ExitCode::from(code),
             Err(e) => Err(e),

@@ -88,17 +88,31 @@ pub fn print_run(report: &RunReport) {
             .map_or_else(|| "n/a (nothing to kill)".to_string(), |p| format!("{p:.1}%"))
     );
     if c.killed > 0 {
-        let [definite, potential, controlled] =
-            KillClass::ALL.map(|k| s.results.iter().filter(|r| r.kill_class == Some(k)).count());
+        let classes = Counts::of(&s.results);
+        let [definite, potential, controlled] = KillClass::ALL.map(|k| classes.kills_of(k));
         println!(
             "killing tests: {definite} definite (the inputs kill whatever the system chooses), \
              {potential} potential (the mutant fails for some of its choices), {controlled} \
              need control of nondeterminism (nd values in the test files)"
         );
+        println!("{}", class_scores(&classes));
     }
     for line in report.suite_lines() {
         println!("{line}");
     }
+}
+
+/// The line with the mutation score per kill class (`docs/method.md` §11.3): counting the
+/// definite kills only, the potential and definite ones, and every kill.
+fn class_scores(c: &Counts) -> String {
+    let show = |p: Option<f64>| p.map_or_else(|| "n/a".to_string(), |p| format!("{p:.1}%"));
+    format!(
+        "mutation score by kill class: definite {}, potential or better {}, any kill {} \
+         (of the valid non-equivalent mutants)",
+        show(c.score_at_least(KillClass::Definite)),
+        show(c.score_at_least(KillClass::Potential)),
+        show(c.score())
+    )
 }
 
 /// A progress bar on stderr: mutants decided, counts per verdict, ETA.
@@ -169,7 +183,42 @@ impl TableProgress for Bar {
 
 #[cfg(test)]
 mod tests {
-    use super::one_line;
+    use super::{class_scores, one_line};
+    use hypermut_testgen::{Counts, KillClass, MutantRecord, MutantVerdict};
+
+    #[test]
+    fn the_class_score_line_counts_each_class_over_the_killable_mutants() {
+        // 4 kills (definite, potential, potential, controlled), 1 equivalent, 1 unknown:
+        // 5 mutants left to kill.
+        let classes = [
+            Some(KillClass::Definite),
+            Some(KillClass::Potential),
+            Some(KillClass::Potential),
+            Some(KillClass::Controlled),
+        ];
+        let mut records: Vec<MutantRecord> = classes
+            .iter()
+            .enumerate()
+            .map(|(id, class)| MutantRecord {
+                outcome: MutantVerdict::Killed,
+                kill_class: *class,
+                ..MutantRecord::undecided(id, "ror", "m.smv:1:1", "<", "<=")
+            })
+            .collect();
+        for (id, v) in [(4, MutantVerdict::Equivalent), (5, MutantVerdict::Unknown)] {
+            records.push(MutantRecord {
+                outcome: v,
+                ..MutantRecord::undecided(id, "ror", "m.smv:1:1", "<", "<=")
+            });
+        }
+        let line = class_scores(&Counts::of(&records));
+        // 1/5, 3/5 and 4/5.
+        assert!(
+            line.contains("definite 20.0%, potential or better 60.0%, any kill 80.0%"),
+            "{line}"
+        );
+        assert!(class_scores(&Counts::default()).contains("definite n/a"));
+    }
 
     #[test]
     fn mutations_are_shown_on_one_shortened_line() {

@@ -2,24 +2,28 @@
 //! schedule within the time budget, and the checked evidence of the verdict. No file I/O:
 //! the result is a [`Decision`] value that the store writes.
 
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use hypermut_aig::blast::{blast, BlastOptions};
 use hypermut_aig::{Aig, Lit, Witness};
-use hypermut_hyper::{agreement, extract_test, range_check, HyperError, MutantProduct, RangeCheck};
-use hypermut_ir::{System, VarId};
+use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, RangeCheck};
+use hypermut_ir::System;
 use hypermut_mutate::{make_controllable, Mutant};
-use hypermut_prove::bmc::{check_bound, check_bound_fixed, BmcError};
+use hypermut_prove::bmc::{check_bound, BmcError};
 use hypermut_prove::{witness_circuit, Certificate, Limits, Schedule, Verdict};
 use hypermut_smv::SmvOptions;
 
+use crate::allowed::{allowed_outputs, nondeterministic_inputs};
 use crate::error::{Error, Result};
+use crate::kill_class::{classify, strengthen};
 use crate::layout;
 use crate::load::Model;
 use crate::record::{KillClass, MutantRecord, MutantVerdict, ProductSize};
 use crate::select::location;
 use crate::testfile::TestFile;
+
+/// At most this many allowed output valuations are listed per test step.
+const ALLOWED_CAP: usize = 16;
 
 /// How much effort one mutant gets.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +34,9 @@ pub struct DecideOptions {
     pub timeout: Duration,
     /// Whether to run IC3 after BMC (to prove equivalence or find deeper tests).
     pub prove: bool,
+    /// Time limit per mutant for the search of a stronger test than φ1's (a definite or a
+    /// potential one, `docs/method.md` §4.7), within `timeout`; zero turns the search off.
+    pub search_timeout: Duration,
 }
 
 impl Default for DecideOptions {
@@ -38,6 +45,7 @@ impl Default for DecideOptions {
             bound: 20,
             timeout: Duration::from_secs(60),
             prove: true,
+            search_timeout: Duration::from_secs(2),
         }
     }
 }
@@ -109,6 +117,39 @@ impl<'a> Decider<'a> {
         d
     }
 
+    /// Whether mutant `m`, killed by φ1 only under controlled nondeterminism, just narrows
+    /// the original's choices (`docs/method.md` §4.6): the original, choosing at the mutated
+    /// choice what the mutant chose, answers alike. Proved on the inclusion product by the
+    /// engine schedule until `until`; the engine name and the reason when proved.
+    fn narrows(
+        &self,
+        m: &Mutant,
+        d: &mut Decision,
+        until: Instant,
+    ) -> Result<Option<(String, String)>> {
+        let Some(ip) = MutantProduct::build_inclusion(&self.model.system, m)? else {
+            return Ok(None);
+        };
+        let limits = Limits {
+            deadline: Some(until),
+            stop: Vec::new(),
+        };
+        let run = self.schedule.run(&ip.product.aig, &limits);
+        let Verdict::Safe(cert) = run.verdict else {
+            return Ok(None);
+        };
+        let how = certified(d, &ip.product.aig, &cert, m.id)?;
+        let engine = self.schedule.stage_name(run.stage).unwrap_or("static");
+        Ok(Some((
+            format!("inclusion-{engine}"),
+            format!(
+                "the mutant only narrows the original's choices: with the mutant's choice at the \
+                 mutated site the original answers alike (inclusion proof; {how}), so no test \
+                 kills it, even potentially; φ1's test needed control of nondeterminism"
+            ),
+        )))
+    }
+
     /// Why the SMV front-end rejects the mutant's edited source, if it does (NuSMV would
     /// reject that model too, e.g. a `case` left without a branch for some values).
     fn rejected_source(&self, m: &Mutant) -> Option<String> {
@@ -170,19 +211,62 @@ impl<'a> Decider<'a> {
                         Error::from(e)
                             .context("the counterexample does not replay on the word-level model")
                     })?;
-                let class = classify(&mp, &w, test.depth, limits.deadline)?;
+                let private = nondeterministic_inputs(&mp, self.model.options.x_as_input);
+                // The original's run the test comes from: the inputs and nd values per frame.
+                let mut run_inputs = w.inputs.clone();
+                let mut class = classify(&mp, &private, &w, test.depth, limits.deadline)?;
+                rec.reason = format!(
+                    "counterexample at depth {}, replayed on the model",
+                    w.depth()
+                );
+                let budget = || {
+                    let until = Instant::now() + self.options.search_timeout;
+                    limits.deadline.map_or(until, |d| d.min(until))
+                };
+                if class == KillClass::Controlled && !self.options.search_timeout.is_zero() {
+                    if let Some((engine, reason)) = self.narrows(m, d, budget())? {
+                        d.record.outcome = MutantVerdict::Equivalent;
+                        d.record.engine = Some(engine);
+                        d.record.reason = reason;
+                        return Ok(());
+                    }
+                }
+                let rec = &mut d.record;
+                if class != KillClass::Definite && !self.options.search_timeout.is_zero() {
+                    let until = budget();
+                    let found = class;
+                    let mut search = strengthen(
+                        &mp,
+                        &private,
+                        class,
+                        test.depth..=self.options.bound.max(test.depth),
+                        Some(until),
+                    )?;
+                    let now = search.test.as_ref().map_or(found, |(c, _)| *c);
+                    let described = search.describe(found, now);
+                    if let Some((c, (t, run))) = search.test.take() {
+                        class = c;
+                        test = t;
+                        run_inputs = run;
+                    }
+                    rec.reason.push_str(&described);
+                    if class != KillClass::Definite {
+                        rec.no_definite_up_to = search.definite_to;
+                    }
+                    if class == KillClass::Controlled {
+                        rec.no_potential_up_to = search.potential_to;
+                    }
+                }
                 test.requires_nd_control = class == KillClass::Controlled;
                 rec.outcome = MutantVerdict::Killed;
                 rec.depth = Some(test.depth);
                 rec.kill_class = Some(class);
                 rec.requires_nd_control = test.requires_nd_control;
                 rec.test = Some(layout::test_file(m.id));
-                rec.reason = format!(
-                    "counterexample at depth {}, replayed on the model",
-                    w.depth()
-                );
                 let location = rec.location.clone();
-                d.test = Some(TestFile::new(
+                let depth = test.depth;
+                let initial_state = self.model.initial_state();
+                let mut file = TestFile::new(
                     &self.model.name,
                     &self.model.hash,
                     m,
@@ -190,23 +274,27 @@ impl<'a> Decider<'a> {
                     &mp,
                     test,
                     class,
-                ));
+                );
+                file.initial_state = initial_state;
+                file.allowed = match allowed_outputs(
+                    &mp,
+                    &private,
+                    &run_inputs,
+                    depth,
+                    ALLOWED_CAP,
+                    limits.deadline,
+                ) {
+                    Ok(a) => a,
+                    // Out of time: the test is kept without its allowed outputs.
+                    Err(Error::Bmc(BmcError::Interrupted)) => Vec::new(),
+                    Err(e) => return Err(e),
+                };
+                d.test = Some(file);
                 d.witness = Some(w);
             }
             Verdict::Safe(cert) => {
-                rec.outcome = MutantVerdict::Equivalent;
-                rec.reason = match &cert {
-                    Certificate::Invariant { clauses } => {
-                        d.certificate = Some(witness_circuit(&p.aig, &cert)?);
-                        rec.certificate = Some(layout::certificate_file(m.id));
-                        format!(
-                            "IC3: inductive invariant of {} clauses, re-checked by a separate SAT solver",
-                            clauses.len()
-                        )
-                    }
-                    Certificate::Trivial => "the kill property is constant false".into(),
-                    Certificate::KInduction { k, .. } => format!("k-induction at depth {k}"),
-                };
+                d.record.outcome = MutantVerdict::Equivalent;
+                d.record.reason = certified(d, &p.aig, &cert, m.id)?;
             }
             Verdict::Unknown(r) => {
                 rec.outcome = MutantVerdict::Unknown;
@@ -217,62 +305,20 @@ impl<'a> Decider<'a> {
     }
 }
 
-/// How the killing test of `w` (first difference in frame `depth`) kills the mutant of `mp`
-/// when the tester applies only its inputs (`docs/method.md` §4.2). Without nd inputs the
-/// test is definite as it is. Otherwise, on the agreement circuit (the copies choose their
-/// nd values apart), with the test's inputs fixed: if no original behaviour and no mutant
-/// behaviour answer alike up to `depth`, definite; else, if none answers like the mutant
-/// with the test's nd values, potential; else controlled. A check stopped by the deadline
-/// counts as failed (the weaker class).
-fn classify(
-    mp: &MutantProduct,
-    w: &Witness,
-    depth: usize,
-    deadline: Option<Instant>,
-) -> Result<KillClass> {
-    let c = &mp.blasted;
-    let nd_vars: HashSet<VarId> = mp.nd.iter().map(|n| n.var).collect();
-    let mut private = vec![false; c.aig.inputs.len()];
-    for vb in c.inputs.iter().filter(|vb| nd_vars.contains(&vb.var)) {
-        for i in vb.bits.iter().filter_map(|b| c.aig.input_index(*b)) {
-            private[i] = true;
+/// The reason text of an equivalence proved by `cert` on the product `aig` of mutant `id`;
+/// an inductive invariant is stored as a certificate circuit in `d`.
+fn certified(d: &mut Decision, aig: &Aig, cert: &Certificate, id: usize) -> Result<String> {
+    Ok(match cert {
+        Certificate::Invariant { clauses } => {
+            d.certificate = Some(witness_circuit(aig, cert)?);
+            d.record.certificate = Some(layout::certificate_file(id));
+            format!(
+                "IC3: inductive invariant of {} clauses, re-checked by a separate SAT solver",
+                clauses.len()
+            )
         }
-    }
-    if !private.contains(&true) {
-        return Ok(KillClass::Definite);
-    }
-    let ag = agreement(c, mp.selector, &private)?;
-    // The product's inputs are the conditional mutant's, in the same order.
-    let fixed = |mutant_nd: bool| -> Vec<Vec<Option<bool>>> {
-        (0..=depth)
-            .map(|k| {
-                let mut v = vec![None; ag.aig.inputs.len()];
-                for (i, (a, b)) in ag.inputs.iter().enumerate() {
-                    let value = w.inputs.get(k).and_then(|f| f.get(i).copied().flatten());
-                    let value = Some(value.unwrap_or(false));
-                    if !private[i] {
-                        v[*a] = value;
-                    } else if mutant_nd {
-                        v[*b] = value;
-                    }
-                }
-                v
-            })
-            .collect()
-    };
-    let answered_alike = |mutant_nd: bool| -> Result<bool> {
-        match check_bound_fixed(&ag.aig, depth, &fixed(mutant_nd), deadline) {
-            Ok(found) => Ok(found.is_some()),
-            Err(BmcError::Interrupted) => Ok(true),
-            Err(e) => Err(e.into()),
-        }
-    };
-    Ok(if !answered_alike(false)? {
-        KillClass::Definite
-    } else if !answered_alike(true)? {
-        KillClass::Potential
-    } else {
-        KillClass::Controlled
+        Certificate::Trivial => "the kill property is constant false".into(),
+        Certificate::KInduction { k, .. } => format!("k-induction at depth {k}"),
     })
 }
 

@@ -10,6 +10,7 @@ use hypermut_smv::SmvError;
 use hypermut_verilog::VerilogError;
 
 use crate::filelist::FileListError;
+use crate::reset::ResetError;
 
 /// Why the job (or one of its steps) failed.
 #[derive(Debug, thiserror::Error)]
@@ -72,6 +73,9 @@ pub enum Error {
         /// The first Verilog file.
         verilog: PathBuf,
     },
+    /// The reset input to hold (`--reset`) is no 1-bit input of the model.
+    #[error(transparent)]
+    Reset(#[from] ResetError),
     /// A mutant id that the model does not have.
     #[error("no mutant with id {id}: {model} has {count} mutants (ids 0..{})", count.saturating_sub(1))]
     NoSuchMutant {

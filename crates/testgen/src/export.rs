@@ -106,6 +106,21 @@ pub fn emit_mutant(model: &Model, id: usize, kind: Emit) -> Result<Emitted> {
     })
 }
 
+/// The inclusion product of mutant `id` (`docs/method.md` §4.6): the φ1 product of the
+/// rewritten conditional mutant whose unreachable `kill` proves that the mutant only narrows
+/// the original's choices. An error when the mutant is not at a choice.
+pub fn inclusion_product(model: &Model, id: usize) -> Result<MutantProduct> {
+    let m = mutant_by_id(&model.system, &model.name, id)?;
+    MutantProduct::build_inclusion(&model.system, &m)
+        .map_err(|e| crate::Error::from(e).context(format!("mutant {id}")))?
+        .ok_or_else(|| {
+            crate::Error::from(hypermut_hyper::HyperError::Build(
+                "the mutation is not at a choice, so it has no inclusion product".into(),
+            ))
+            .context(format!("mutant {id}"))
+        })
+}
+
 /// The conditional mutant and φ1 product of mutant `id` of `model`.
 pub fn mutant_product(model: &Model, id: usize) -> Result<MutantProduct> {
     let m = mutant_by_id(&model.system, &model.name, id)?;

@@ -1,5 +1,5 @@
 //! Loading a model: the language a file is written in, the front-end options, and the
-//! [`Model`] the job works on (system, name, identifying hash).
+//! [`Model`] the job works on (system, name, identifying hash, initial-state convention).
 
 use std::path::{Path, PathBuf};
 
@@ -8,8 +8,11 @@ use hypermut_ir::{Diagnostic, Severity, System};
 use hypermut_smv::SmvOptions;
 use hypermut_verilog::VerilogOptions;
 
+use crate::convention::{apply as apply_convention, Convention};
 use crate::error::{Error, Result};
 use crate::filelist::{DesignFiles, ModelSource};
+use crate::init::InitOption;
+use crate::reset::ResetOption;
 
 /// The language a model file is written in, by its extension ([`Language::of_file_name`]).
 pub fn language_of(path: &Path) -> Result<Language> {
@@ -45,6 +48,13 @@ pub struct FrontendOptions {
     pub observe_state: bool,
     /// Verilog: each `x`/`z` literal bit is a fresh input instead of 0.
     pub x_as_input: bool,
+    /// The reset input held during the first cycles of every run, original and mutant
+    /// (`--reset`; `docs/method.md` §6.1). By default a Verilog design's one 1-bit input
+    /// named like a reset (`rst`, `rst_n`, …) is held for one cycle, with a note.
+    pub reset: ResetOption,
+    /// What registers without an initial value start with (`--init`): free power-up values
+    /// (the default) or zero.
+    pub init: InitOption,
 }
 
 impl FrontendOptions {
@@ -79,18 +89,30 @@ fn parse_define(text: &str) -> (String, String) {
 /// What the front-end read: the system and its notes (warnings with their locations).
 #[derive(Clone, Debug)]
 pub struct Loaded {
-    /// The transition system.
+    /// The transition system (with the reset held and the initial values of
+    /// [`FrontendOptions::reset`] and [`FrontendOptions::init`]).
     pub system: System,
     /// The front-end's warnings and notes.
     pub diagnostics: Vec<Diagnostic>,
+    /// The initial-state convention applied to the system.
+    pub convention: Convention,
 }
 
 /// Reads the model made of `paths` (an SMV model is one file; a Verilog design may be
 /// several, read in order) with the front-end their extensions name. Several SMV files, or
 /// files of both languages, are refused. A model without outputs gets a warning: no mutant
-/// of it can be killed.
+/// of it can be killed. The initial-state convention of `options` (`reset`, `init`) is then
+/// applied to the system ([`crate::convention::apply`]).
 pub fn load(paths: &[PathBuf], options: &FrontendOptions) -> Result<Loaded> {
     let mut loaded = load_files(paths, options)?;
+    let language = match paths.first() {
+        Some(p) => language_of(p)?,
+        None => return Err(Error::NoModel),
+    };
+    let (convention, notes) =
+        apply_convention(&mut loaded.system, language, &options.reset, options.init)?;
+    loaded.convention = convention;
+    loaded.diagnostics.extend(notes);
     if loaded.system.outputs.is_empty() {
         loaded
             .diagnostics
@@ -152,6 +174,7 @@ fn load_files(paths: &[PathBuf], options: &FrontendOptions) -> Result<Loaded> {
             Ok(Loaded {
                 system: loaded.system,
                 diagnostics: loaded.diagnostics,
+                convention: Convention::default(),
             })
         }
         Language::Verilog => {
@@ -170,6 +193,7 @@ fn load_files(paths: &[PathBuf], options: &FrontendOptions) -> Result<Loaded> {
             Ok(Loaded {
                 system: loaded.system,
                 diagnostics: loaded.diagnostics,
+                convention: Convention::default(),
             })
         }
     }
@@ -190,12 +214,15 @@ pub struct Model {
     pub language: Language,
     /// The front-end options it was read with.
     pub options: FrontendOptions,
+    /// How every run starts: the reset held and the initial values (`docs/method.md` §6.1).
+    pub convention: Convention,
 }
 
 impl Model {
     /// Loads the model made of `paths`; also returns the front-end's diagnostics. A model of
     /// several files is named after all of them, and its hash also covers where each source
-    /// file ends ([`files_hash`]).
+    /// file ends ([`files_hash`]). A convention other than free power-up values without reset
+    /// is part of the hash too ([`convention_hash`]).
     pub fn load(paths: &[PathBuf], options: &FrontendOptions) -> Result<(Model, Vec<Diagnostic>)> {
         let loaded = load(paths, options)?;
         let first = paths.first().ok_or(Error::NoModel)?;
@@ -208,7 +235,15 @@ impl Model {
                 .join(" ");
             model.hash = files_hash(&model.system, options);
         }
+        model.hash = convention_hash(&model.hash, &loaded.convention);
+        model.convention = loaded.convention;
         Ok((model, loaded.diagnostics))
+    }
+
+    /// The initial-state convention its tests assume, in words (the `initial_state` of a
+    /// test file, `docs/formats.md` §2.1).
+    pub fn initial_state(&self) -> String {
+        self.convention.describe()
     }
 
     /// Loads the model a command line names: files and file lists (`-f`) in order
@@ -231,7 +266,8 @@ impl Model {
         Ok((model, diagnostics))
     }
 
-    /// The model for a system read from `path` with `options`.
+    /// The model for a system read from `path` with `options`, taken as it is (convention:
+    /// free power-up values, no reset held).
     pub fn new(system: System, path: &Path, options: &FrontendOptions) -> Result<Model> {
         let hash = model_hash(&system, options);
         Ok(Model {
@@ -240,6 +276,7 @@ impl Model {
             hash,
             language: language_of(path)?,
             options: options.clone(),
+            convention: Convention::default(),
         })
     }
 
@@ -280,6 +317,16 @@ pub fn files_hash(sys: &System, options: &FrontendOptions) -> String {
         described.push_str(&format!("|{}", f.text.len()));
     }
     text_hash(&described)
+}
+
+/// `hash` as it is for free power-up values without reset (the models of earlier versions);
+/// otherwise the hash of `hash` and the convention's description.
+pub fn convention_hash(hash: &str, convention: &Convention) -> String {
+    if convention.is_free() {
+        hash.to_string()
+    } else {
+        text_hash(&format!("{hash}|initial state: {}", convention.describe()))
+    }
 }
 
 /// FNV-1a 64-bit hash of `text`, as hex.
@@ -399,6 +446,113 @@ mod tests {
             load(&[], &FrontendOptions::default()),
             Err(Error::NoModel)
         ));
+    }
+
+    /// The bundled models of a folder with an extension.
+    fn bundled(dir: &str, ext: &str) -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../models")
+            .join(dir);
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&root)
+            .expect("models folder")
+            .filter_map(|e| Some(e.ok()?.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .collect();
+        v.sort();
+        assert!(!v.is_empty(), "{}", root.display());
+        v
+    }
+
+    fn with(reset: &str, init: InitOption) -> FrontendOptions {
+        FrontendOptions {
+            reset: reset.parse().expect("a reset option"),
+            init,
+            ..FrontendOptions::default()
+        }
+    }
+
+    #[test]
+    fn the_convention_changes_neither_mutants_nor_interface() {
+        let mut models = bundled("verilog", "v");
+        models.extend(bundled("smv", "smv"));
+        for path in models {
+            let verilog = path.extension().is_some_and(|e| e == "v");
+            let paths = [path.clone()];
+            let (plain, _) = Model::load(&paths, &with("none", InitOption::Free)).expect("loads");
+            let want = hypermut_mutate::enumerate(&plain.system, &hypermut_mutate::Operator::ALL);
+            // Every bundled Verilog design has a 1-bit `rst`; the SMV models hold nothing
+            // unless told.
+            let mut variants = vec![with("none", InitOption::Zero)];
+            if verilog {
+                variants.push(with("rst=0:3", InitOption::Free));
+                variants.push(with("rst:2", InitOption::Zero));
+            }
+            variants.push(FrontendOptions::default());
+            for options in variants {
+                let (m, _) = Model::load(&paths, &options).expect("loads");
+                let got = hypermut_mutate::enumerate(&m.system, &hypermut_mutate::Operator::ALL);
+                assert_eq!(got, want, "{}: {options:?}", path.display());
+                let inputs = |s: &System| -> Vec<String> {
+                    s.vars_with_role(hypermut_ir::Role::Input)
+                        .iter()
+                        .map(|v| s.var(*v).name.clone())
+                        .collect()
+                };
+                assert_eq!(inputs(&m.system), inputs(&plain.system));
+                let outputs = |s: &System| -> Vec<String> {
+                    s.outputs.iter().map(|o| o.name.clone()).collect()
+                };
+                assert_eq!(outputs(&m.system), outputs(&plain.system));
+                assert_eq!(m.hash == plain.hash, m.convention.is_free(), "{options:?}");
+            }
+            // Without a convention the hash is that of earlier versions.
+            assert_eq!(
+                plain.hash,
+                model_hash(&plain.system, &with("none", InitOption::Free))
+            );
+        }
+    }
+
+    #[test]
+    fn a_verilog_reset_is_detected_and_a_bad_one_refused() {
+        let arbiter = bundled("verilog", "v")
+            .into_iter()
+            .find(|p| p.ends_with("arbiter.v"))
+            .expect("arbiter.v");
+        let paths = [arbiter];
+        let (m, diagnostics) = Model::load(&paths, &FrontendOptions::default()).expect("loads");
+        assert_eq!(
+            m.initial_state(),
+            "reset: rst held at 1 for 1 cycle; other registers start with free values"
+        );
+        assert!(m.convention.detected);
+        let note = diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Note && d.message.contains("holding reset"))
+            .expect("a note");
+        assert_eq!(
+            note.to_string(),
+            "note: holding reset `rst` at 1 for the first cycle of every test (detected by name; \
+             --reset none to disable, --reset NAME=LEVEL:CYCLES to choose)"
+        );
+        let (named, diagnostics) =
+            Model::load(&paths, &with("rst=1:1", InitOption::Free)).expect("loads");
+        assert!(!named.convention.detected);
+        assert!(diagnostics
+            .iter()
+            .all(|d| !d.message.contains("holding reset")));
+        assert_eq!(named.hash, m.hash, "the same convention, detected or named");
+        for (reset, phrase) in [
+            (
+                "clk",
+                "the model has no input `clk` (its inputs: rst, req0, req1)",
+            ),
+            ("grant0", "the model has no input `grant0`"),
+        ] {
+            let e = Model::load(&paths, &with(reset, InitOption::Free)).unwrap_err();
+            assert!(matches!(e, Error::Reset(_)), "{e}");
+            assert!(e.to_string().contains(phrase), "{e}");
+        }
     }
 
     #[test]

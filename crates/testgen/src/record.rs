@@ -112,6 +112,14 @@ pub struct MutantRecord {
     /// How the test kills the mutant without control of nondeterminism (killed mutants).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kill_class: Option<KillClass>,
+    /// A killed mutant whose test is not definite: no definite test exists of any length up
+    /// to this depth (the ∃∀ search, `docs/method.md` §4.7, got this far).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_definite_up_to: Option<usize>,
+    /// A killed mutant whose test needs nd control: no potential test exists of any length
+    /// up to this depth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_potential_up_to: Option<usize>,
     /// Test file, relative to the output directory (killed mutants).
     pub test: Option<String>,
     /// Certificate circuit (Certifaiger format, over the product of `hypermut product`),
@@ -159,6 +167,8 @@ impl MutantRecord {
             outcome: MutantVerdict::Error,
             depth: None,
             kill_class: None,
+            no_definite_up_to: None,
+            no_potential_up_to: None,
             test: None,
             certificate: None,
             reason: String::new(),
@@ -172,7 +182,7 @@ impl MutantRecord {
     }
 }
 
-/// How many mutants got each verdict.
+/// How many mutants got each verdict, and how many of the killed ones have each kill class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     /// Killed mutants.
@@ -185,6 +195,16 @@ pub struct Counts {
     pub invalid: usize,
     /// Mutants that failed.
     pub errors: usize,
+    /// Killed mutants whose test kills definitely (`docs/method.md` §4.5). Absent from
+    /// summaries written before kill classes were counted (read as 0).
+    #[serde(default)]
+    pub definite: usize,
+    /// Killed mutants whose test kills potentially.
+    #[serde(default)]
+    pub potential: usize,
+    /// Killed mutants whose test kills only under controlled nondeterminism.
+    #[serde(default)]
+    pub controlled: usize,
 }
 
 impl Counts {
@@ -192,14 +212,52 @@ impl Counts {
     pub fn of<'a>(records: impl IntoIterator<Item = &'a MutantRecord>) -> Counts {
         let mut c = Counts::default();
         for r in records {
-            c.add(r.outcome);
+            c.add_record(r);
         }
         c
     }
 
-    /// Counts one more mutant with verdict `v`.
+    /// Counts one more mutant with verdict `v` (no kill class: see [`Counts::add_record`]).
     pub fn add(&mut self, v: MutantVerdict) {
         *self.slot(v) += 1;
+    }
+
+    /// Counts one more mutant: its verdict and, when it is killed with a class, its class.
+    pub fn add_record(&mut self, r: &MutantRecord) {
+        self.add(r.outcome);
+        if r.outcome == MutantVerdict::Killed {
+            if let Some(class) = r.kill_class {
+                *self.class_slot(class) += 1;
+            }
+        }
+    }
+
+    /// The number of killed mutants of class `class`.
+    pub fn kills_of(&self, class: KillClass) -> usize {
+        match class {
+            KillClass::Definite => self.definite,
+            KillClass::Potential => self.potential,
+            KillClass::Controlled => self.controlled,
+        }
+    }
+
+    /// The number of killed mutants whose class is `class` or a stronger one
+    /// ([`KillClass::ALL`] lists the classes strongest first).
+    pub fn kills_at_least(&self, class: KillClass) -> usize {
+        KillClass::ALL
+            .iter()
+            .take_while(|k| **k != class)
+            .chain(std::iter::once(&class))
+            .map(|k| self.kills_of(*k))
+            .sum()
+    }
+
+    fn class_slot(&mut self, class: KillClass) -> &mut usize {
+        match class {
+            KillClass::Definite => &mut self.definite,
+            KillClass::Potential => &mut self.potential,
+            KillClass::Controlled => &mut self.controlled,
+        }
     }
 
     /// The number of mutants with verdict `v`.
@@ -228,11 +286,26 @@ impl Counts {
         MutantVerdict::ALL.iter().map(|v| self.get(*v)).sum()
     }
 
+    /// The mutants a score is taken over: all but the equivalent and the invalid ones.
+    fn killable(&self) -> usize {
+        self.total() - self.equivalent - self.invalid
+    }
+
     /// The mutation score in %: killed / (mutants − equivalent − invalid); `None` when
     /// nothing is left to kill (a score of 100 % would claim a suite that kills something).
     pub fn score(&self) -> Option<f64> {
-        let decided = self.total() - self.equivalent - self.invalid;
+        let decided = self.killable();
         (decided > 0).then(|| 100.0 * self.killed as f64 / decided as f64)
+    }
+
+    /// The mutation score in % counting only the kills of class `class` or stronger
+    /// (`docs/method.md` §11.3): [`KillClass::Definite`] gives the definite score,
+    /// [`KillClass::Potential`] the potential-or-better score. The denominator is that of
+    /// [`Counts::score`]; `None` when nothing is left to kill. Kills recorded without a class
+    /// count in no class score.
+    pub fn score_at_least(&self, class: KillClass) -> Option<f64> {
+        let decided = self.killable();
+        (decided > 0).then(|| 100.0 * self.kills_at_least(class) as f64 / decided as f64)
     }
 }
 
@@ -287,6 +360,11 @@ pub struct RunInfo {
     pub mutants_hash: String,
     /// The slice decided here (all mutants if absent).
     pub shard: Option<Shard>,
+    /// The initial-state convention of the tests (`docs/method.md` §6.1), e.g. `reset: rst
+    /// held at 1 for 1 cycle; other registers start with free values`; absent for free
+    /// power-up values without reset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_state: Option<String>,
 }
 
 #[cfg(test)]
@@ -319,7 +397,8 @@ mod tests {
                 equivalent: 1,
                 unknown: 1,
                 invalid: 1,
-                errors: 1
+                errors: 1,
+                ..Counts::default()
             }
         );
         assert_eq!(c.total(), 6);
@@ -331,6 +410,79 @@ mod tests {
             ..Counts::default()
         };
         assert_eq!(all_equivalent.score(), None);
+    }
+
+    fn killed(id: usize, class: Option<KillClass>) -> MutantRecord {
+        MutantRecord {
+            kill_class: class,
+            ..rec(id, MutantVerdict::Killed)
+        }
+    }
+
+    #[test]
+    fn class_counts_and_scores() {
+        use KillClass::{Controlled, Definite, Potential};
+        // 10 mutants: kills of class D, D, P, C and one without a class; 2 equivalent,
+        // 1 unknown, 1 invalid, 1 error → 10 − 2 − 1 = 7 left to kill.
+        let mut records = vec![
+            killed(0, Some(Definite)),
+            killed(1, Some(Definite)),
+            killed(2, Some(Potential)),
+            killed(3, Some(Controlled)),
+            killed(4, None),
+            rec(5, MutantVerdict::Equivalent),
+            rec(6, MutantVerdict::Equivalent),
+            rec(7, MutantVerdict::Unknown),
+            rec(8, MutantVerdict::Invalid),
+            rec(9, MutantVerdict::Error),
+        ];
+        // A class on a record that is not a kill is not counted.
+        records[7].kill_class = Some(Definite);
+        let c = Counts::of(&records);
+        assert_eq!((c.definite, c.potential, c.controlled), (2, 1, 1));
+        assert_eq!(c.killed, 5);
+        // Independently: the classes of the killed records, strongest first.
+        let at_least = |k: usize| {
+            records
+                .iter()
+                .filter(|r| r.outcome == MutantVerdict::Killed)
+                .filter_map(|r| r.kill_class)
+                .filter(|class| KillClass::ALL[..=k].contains(class))
+                .count()
+        };
+        for (k, class) in KillClass::ALL.iter().enumerate() {
+            assert_eq!(c.kills_at_least(*class), at_least(k), "{class:?}");
+            let want = 100.0 * at_least(k) as f64 / 7.0;
+            let got = c.score_at_least(*class).expect("a score");
+            assert!((got - want).abs() < 1e-9, "{class:?}: {got} vs {want}");
+        }
+        // The score of all kills counts the kill without a class too.
+        assert!((c.score().expect("score") - 500.0 / 7.0).abs() < 1e-9);
+        assert_eq!(Counts::default().score_at_least(Definite), None);
+        // Counting record by record gives the same counts.
+        let mut one_by_one = Counts::default();
+        records.iter().for_each(|r| one_by_one.add_record(r));
+        assert_eq!(one_by_one, c);
+    }
+
+    #[test]
+    fn summaries_without_class_counts_still_read() {
+        let s = Summary::new(
+            "m.smv",
+            "h",
+            20,
+            vec![killed(0, Some(KillClass::Potential))],
+        );
+        let mut v: serde_json::Value = serde_json::to_value(&s).expect("serialises");
+        assert_eq!(v["potential"], 1);
+        let obj = v.as_object_mut().expect("an object");
+        for k in ["definite", "potential", "controlled"] {
+            obj.remove(k);
+        }
+        let back: Summary = serde_json::from_value(v).expect("an old summary reads");
+        assert_eq!(back.counts.killed, 1);
+        assert_eq!(back.counts.potential, 0);
+        assert_eq!(back.results, s.results);
     }
 
     #[test]

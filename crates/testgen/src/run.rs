@@ -118,6 +118,7 @@ pub fn run_info(model: &Model, mutants: &[Mutant], bound: usize, shard: Option<S
         bound,
         mutants_hash: text_hash(&listing.join("\n")),
         shard,
+        initial_state: (!model.convention.is_free()).then(|| model.initial_state()),
     }
 }
 
@@ -151,7 +152,7 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
                 if let Err(e) = appended {
                     progress.warning(&e.to_string());
                 }
-                counts.add(rec.outcome);
+                counts.add_record(&rec);
                 progress.decided(&rec, counts);
                 rec
             })

@@ -272,6 +272,7 @@ mod tests {
             bound,
             mutants_hash: "m".into(),
             shard: None,
+            initial_state: None,
         }
     }
 
@@ -311,6 +312,31 @@ mod tests {
         let (_, earlier) = Store::open(dir.path(), &info(21), Existing::Discard).expect("fresh");
         assert!(earlier.is_empty());
         assert!(!dir.path().join("results.jsonl").exists());
+    }
+
+    #[test]
+    fn the_initial_state_convention_is_part_of_the_run() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let held = RunInfo {
+            initial_state: Some("reset: rst held at 1 for 1 cycle".into()),
+            ..info(20)
+        };
+        let (s, _) = Store::open(dir.path(), &held, Existing::Refuse).expect("new");
+        s.append(&rec(1)).expect("append");
+        let written = s.read_to_string("run.json").expect("run.json");
+        assert!(
+            written.contains("\"initial_state\": \"reset: rst held"),
+            "{written}"
+        );
+        let e = Store::open(dir.path(), &info(20), Existing::Resume).unwrap_err();
+        assert!(e.to_string().contains("another model"), "{e}");
+        // A run.json written before the field existed resumes as free power-up values.
+        let old = r#"{"model_hash":"h","bound":20,"mutants_hash":"m","shard":null}"#;
+        s.write("run.json", old.as_bytes()).expect("write");
+        let (s, earlier) = Store::open(dir.path(), &info(20), Existing::Resume).expect("resumes");
+        assert_eq!(earlier, vec![rec(1)]);
+        let written = s.read_to_string("run.json").expect("run.json");
+        assert!(!written.contains("initial_state"), "{written}");
     }
 
     #[test]

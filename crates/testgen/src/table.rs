@@ -3,8 +3,11 @@
 //! aggregates μ, σ, min and max are rendered as Markdown and CSV.
 //!
 //! Counting: percentages are over the *valid* mutants (all mutants minus the invalid ones,
-//! which NuSMV would reject); invalid mutants have their own column. Test length is the
-//! paper's, the depth n of the killing test (n + 1 steps). Times are sums / means of the
+//! which NuSMV would reject); invalid mutants have their own column. The killed mutants are
+//! also split by kill class (definite, potential, controlled), and the mutation score is given
+//! three times: counting every kill, the potential and definite kills, and the definite kills
+//! only, each over the valid non-equivalent mutants (`docs/method.md` §11.3). Test length is
+//! the paper's, the depth n of the killing test (n + 1 steps). Times are sums / means of the
 //! per-mutant wall-clock times, as if the mutants were decided one after another. σ is the
 //! population standard deviation over the models that have the value.
 
@@ -18,7 +21,7 @@ use crate::decide::original_ands;
 use crate::error::{Error, Result};
 use crate::filelist::ModelSource;
 use crate::load::{language_of, FrontendOptions, Language, Model};
-use crate::record::{MutantRecord, MutantVerdict, Summary};
+use crate::record::{Counts, KillClass, MutantRecord, MutantVerdict, Summary};
 use crate::run::{run, Options, Progress};
 use crate::store::Existing;
 
@@ -67,10 +70,22 @@ pub struct ModelRow {
     pub unknown: usize,
     /// Failed mutants.
     pub errors: usize,
+    /// Killed mutants whose test kills definitely.
+    pub definite: usize,
+    /// Killed mutants whose test kills potentially.
+    pub potential: usize,
+    /// Killed mutants whose test kills only under controlled nondeterminism.
+    pub controlled: usize,
     /// Mean |ANDs(conditional mutant) − ANDs(original)| / ANDs(original), in %.
     pub dgates_pct: Option<f64>,
     /// Killed / valid mutants, in %.
     pub killed_pct: Option<f64>,
+    /// Killed definitely / valid mutants, in %.
+    pub definite_pct: Option<f64>,
+    /// Killed potentially / valid mutants, in %.
+    pub potential_pct: Option<f64>,
+    /// Killed only under controlled nondeterminism / valid mutants, in %.
+    pub controlled_pct: Option<f64>,
     /// Equivalent / valid mutants, in %.
     pub equiv_pct: Option<f64>,
     /// Undecided / valid mutants, in %.
@@ -85,6 +100,12 @@ pub struct ModelRow {
     pub avg_time_equiv_s: Option<f64>,
     /// Sum of the per-mutant times, in seconds.
     pub total_time_s: f64,
+    /// Mutation score in %: killed / (valid − equivalent).
+    pub score_pct: Option<f64>,
+    /// Potential-or-better score in %: (definite + potential) / (valid − equivalent).
+    pub score_potential_pct: Option<f64>,
+    /// Definite score in %: definite / (valid − equivalent).
+    pub score_definite_pct: Option<f64>,
     /// Tests of the minimised suite, if it was built.
     pub suite_tests: Option<usize>,
 }
@@ -118,6 +139,9 @@ pub fn model_row(sys: &System, ands: usize, s: &Summary) -> ModelRow {
     let d: Vec<f64> = rs.iter().filter_map(dgates).collect();
     let killed_times: Vec<f64> = of(MutantVerdict::Killed).map(secs).collect();
     let equiv_times: Vec<f64> = of(MutantVerdict::Equivalent).map(secs).collect();
+    // The classes are counted from the records, so that summaries written before the class
+    // counts existed give them too.
+    let classes = Counts::of(rs);
     ModelRow {
         model: s.model.clone(),
         inputs: sys.vars_with_role(Role::Input).len(),
@@ -130,8 +154,14 @@ pub fn model_row(sys: &System, ands: usize, s: &Summary) -> ModelRow {
         equivalent: s.counts.equivalent,
         unknown: s.counts.unknown,
         errors: s.counts.errors,
+        definite: classes.definite,
+        potential: classes.potential,
+        controlled: classes.controlled,
         dgates_pct: mean(&d),
         killed_pct: pct(s.counts.killed, valid),
+        definite_pct: pct(classes.definite, valid),
+        potential_pct: pct(classes.potential, valid),
+        controlled_pct: pct(classes.controlled, valid),
         equiv_pct: pct(s.counts.equivalent, valid),
         timeout_pct: pct(s.counts.unknown, valid),
         avg_test_len: mean(&depths),
@@ -139,6 +169,9 @@ pub fn model_row(sys: &System, ands: usize, s: &Summary) -> ModelRow {
         avg_time_killed_s: mean(&killed_times),
         avg_time_equiv_s: mean(&equiv_times),
         total_time_s: rs.iter().map(secs).sum(),
+        score_pct: classes.score(),
+        score_potential_pct: classes.score_at_least(KillClass::Potential),
+        score_definite_pct: classes.score_at_least(KillClass::Definite),
         suite_tests: None,
     }
 }
@@ -158,6 +191,9 @@ const TABLE3: &[Column] = &[
 
 const TABLE4: &[Column] = &[
     ("Killed (%)", "killed_pct", |r| r.killed_pct),
+    ("Definite (%)", "definite_pct", |r| r.definite_pct),
+    ("Potential (%)", "potential_pct", |r| r.potential_pct),
+    ("Controlled (%)", "controlled_pct", |r| r.controlled_pct),
     ("Equivalent (%)", "equiv_pct", |r| r.equiv_pct),
     ("Avg. test length", "avg_test_len", |r| r.avg_test_len),
     ("Max test length", "max_test_len", |r| r.max_test_len),
@@ -169,6 +205,13 @@ const TABLE4: &[Column] = &[
     }),
     ("Timeout (%)", "timeout_pct", |r| r.timeout_pct),
     ("Total time (s)", "total_time_s", |r| Some(r.total_time_s)),
+    ("Score (%)", "score_pct", |r| r.score_pct),
+    ("Score ≥ potential (%)", "score_potential_pct", |r| {
+        r.score_potential_pct
+    }),
+    ("Score definite (%)", "score_definite_pct", |r| {
+        r.score_definite_pct
+    }),
 ];
 
 /// The per-model CSV: the `docs/formats.md` §10.1 columns (after `model`), then extra columns.
@@ -187,6 +230,12 @@ const CSV_COLUMNS: &[&str] = &[
     "avg_time_killed_s",
     "avg_time_equiv_s",
     "total_time_s",
+    "definite_pct",
+    "potential_pct",
+    "controlled_pct",
+    "score_pct",
+    "score_potential_pct",
+    "score_definite_pct",
 ];
 
 fn column(name: &str) -> Option<&'static Column> {
@@ -262,18 +311,18 @@ fn markdown_table(title: &str, rows: &[ModelRow], cols: &[Column]) -> String {
 /// Tables 3 and 4 as Markdown.
 pub fn markdown(rows: &[ModelRow]) -> String {
     format!(
-        "{}\n{}\nPercentages are over the valid mutants (invalid ones excluded); test length is the depth n of the killing test; times are per-mutant wall-clock seconds.\n",
+        "{}\n{}\nPercentages are over the valid mutants (invalid ones excluded); definite, potential and controlled split Killed by kill class; the scores are over the valid non-equivalent mutants, counting every kill, the potential and definite kills, and the definite kills only; test length is the depth n of the killing test; times are per-mutant wall-clock seconds.\n",
         markdown_table("Table 3: characteristics of the models", rows, TABLE3),
         markdown_table("Table 4: results", rows, TABLE4)
     )
 }
 
 /// The per-model CSV (`docs/formats.md` §10.1: `model`, the Table 3/4 values, then `invalid,
-/// unknown, errors, killed, equivalent, suite_tests`), with the aggregate rows `μ`, `σ`,
-/// `min`, `max` at the end.
+/// unknown, errors, killed, equivalent, suite_tests, definite, potential, controlled`), with
+/// the aggregate rows `μ`, `σ`, `min`, `max` at the end.
 pub fn model_csv(rows: &[ModelRow]) -> String {
     let mut t = format!(
-        "model,{},invalid,unknown,errors,killed,equivalent,suite_tests\n",
+        "model,{},invalid,unknown,errors,killed,equivalent,suite_tests,definite,potential,controlled\n",
         CSV_COLUMNS.join(",")
     );
     let value = |name: &str, r: &ModelRow| column(name).and_then(|c| (c.2)(r));
@@ -281,7 +330,7 @@ pub fn model_csv(rows: &[ModelRow]) -> String {
         let nums: Vec<String> = CSV_COLUMNS.iter().map(|n| csv_num(value(n, r))).collect();
         let _ = writeln!(
             t,
-            "{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{}",
             csv_field(&r.model),
             nums.join(","),
             r.invalid,
@@ -289,7 +338,10 @@ pub fn model_csv(rows: &[ModelRow]) -> String {
             r.errors,
             r.killed,
             r.equivalent,
-            r.suite_tests.map(|n| n.to_string()).unwrap_or_default()
+            r.suite_tests.map(|n| n.to_string()).unwrap_or_default(),
+            r.definite,
+            r.potential,
+            r.controlled
         );
     }
     for (k, name) in ["μ", "σ", "min", "max"].iter().enumerate() {
@@ -300,7 +352,7 @@ pub fn model_csv(rows: &[ModelRow]) -> String {
                 None => String::new(),
             })
             .collect();
-        let _ = writeln!(t, "{name},{},,,,,,", nums.join(","));
+        let _ = writeln!(t, "{name},{},,,,,,,,,", nums.join(","));
     }
     t
 }
@@ -515,6 +567,88 @@ mod tests {
         assert_eq!(r.avg_time_equiv_s, Some(2.0));
         assert_eq!(r.total_time_s, 10.0);
         assert_eq!(r.dgates_pct, Some(20.0));
+        // No kill has a class: the class columns are 0 %, the class scores 0 of the
+        // 5 − 1 invalid − 1 equivalent = 3 mutants left to kill.
+        assert_eq!((r.definite_pct, r.controlled_pct), (Some(0.0), Some(0.0)));
+        assert!((r.score_pct.expect("score") - 200.0 / 3.0).abs() < 1e-9);
+        assert_eq!(r.score_definite_pct, Some(0.0));
+    }
+
+    #[test]
+    fn class_columns_and_scores_match_the_records() {
+        use crate::record::KillClass;
+        // A mix of verdicts and classes from a small generator; every number of the row is
+        // recomputed here by filtering the records.
+        let mut rng = hypermut_mutate::SplitMix64::new(7);
+        let verdicts = MutantVerdict::ALL;
+        let classes = [
+            Some(KillClass::Definite),
+            Some(KillClass::Potential),
+            Some(KillClass::Controlled),
+            None,
+        ];
+        let records: Vec<MutantRecord> = (0..200)
+            .map(|id| {
+                let outcome = verdicts[rng.next() as usize % verdicts.len()];
+                let mut r = rec(id, outcome, Some(1), 10);
+                r.kill_class = classes[rng.next() as usize % classes.len()];
+                r
+            })
+            .collect();
+        let row = model_row(&System::new("m"), 100, &summary(records.clone()));
+        let count = |p: &dyn Fn(&MutantRecord) -> bool| records.iter().filter(|r| p(r)).count();
+        let killed_as = |c: KillClass| {
+            count(&|r| r.outcome == MutantVerdict::Killed && r.kill_class == Some(c))
+        };
+        let valid = count(&|r| r.outcome != MutantVerdict::Invalid) as f64;
+        let killable = valid - count(&|r| r.outcome == MutantVerdict::Equivalent) as f64;
+        let (d, p, c) = (
+            killed_as(KillClass::Definite),
+            killed_as(KillClass::Potential),
+            killed_as(KillClass::Controlled),
+        );
+        let killed = count(&|r| r.outcome == MutantVerdict::Killed);
+        assert!(
+            d > 0 && p > 0 && c > 0 && d + p + c < killed,
+            "every case occurs"
+        );
+        assert_eq!((row.definite, row.potential, row.controlled), (d, p, c));
+        let near = |got: Option<f64>, want: f64| {
+            let got = got.expect("a value");
+            assert!((got - want).abs() < 1e-9, "{got} vs {want}");
+        };
+        near(row.definite_pct, 100.0 * d as f64 / valid);
+        near(row.potential_pct, 100.0 * p as f64 / valid);
+        near(row.controlled_pct, 100.0 * c as f64 / valid);
+        near(row.killed_pct, 100.0 * killed as f64 / valid);
+        near(row.score_pct, 100.0 * killed as f64 / killable);
+        near(row.score_potential_pct, 100.0 * (d + p) as f64 / killable);
+        near(row.score_definite_pct, 100.0 * d as f64 / killable);
+        // The Markdown shows the class columns and the three scores.
+        let md = markdown(std::slice::from_ref(&row));
+        for h in [
+            "Definite (%)",
+            "Potential (%)",
+            "Controlled (%)",
+            "Score (%)",
+            "Score ≥ potential (%)",
+            "Score definite (%)",
+        ] {
+            assert!(md.contains(&format!(" {h} |")), "{h}: {md}");
+        }
+        // The CSV row carries the same numbers under the documented names.
+        let csv = model_csv(&[row]);
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+        let values: Vec<&str> = lines.next().expect("a row").split(',').collect();
+        let field = |name: &str| -> f64 {
+            let k = header.iter().position(|h| *h == name).expect(name);
+            values[k].parse().expect("a number")
+        };
+        assert_eq!(field("definite"), d as f64);
+        assert_eq!(field("controlled"), c as f64);
+        assert!((field("score_definite_pct") - 100.0 * d as f64 / killable).abs() < 1e-4);
+        assert!((field("potential_pct") - 100.0 * p as f64 / valid).abs() < 1e-4);
     }
 
     #[test]
@@ -551,7 +685,24 @@ mod tests {
         let r = model_row(&System::new("m"), 100, &s);
         let csv = model_csv(&[r]);
         let header: Vec<&str> = csv.lines().next().expect("header").split(',').collect();
-        assert_eq!(&header[1..15], CSV_COLUMNS);
+        assert_eq!(&header[1..1 + CSV_COLUMNS.len()], CSV_COLUMNS);
+        assert_eq!(
+            &header[1 + CSV_COLUMNS.len()..],
+            [
+                "invalid",
+                "unknown",
+                "errors",
+                "killed",
+                "equivalent",
+                "suite_tests",
+                "definite",
+                "potential",
+                "controlled"
+            ]
+        );
+        for line in csv.lines() {
+            assert_eq!(line.split(',').count(), header.len(), "{line}");
+        }
         assert_eq!(csv.lines().count(), 1 + 1 + 4);
         let m = mutant_csv_rows(&s, true);
         assert_eq!(

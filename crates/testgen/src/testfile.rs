@@ -9,6 +9,7 @@ use hypermut_hyper::{Blocked, MutantProduct, Test};
 use hypermut_ir::{Role, System};
 use hypermut_mutate::{Mutant, NdSource};
 
+use crate::allowed::AllowedOutputs;
 use crate::record::KillClass;
 
 /// A test file: the test plus the model, the mutation and the interface it refers to.
@@ -38,9 +39,19 @@ pub struct TestFile {
     pub note: String,
     /// How the test kills the mutant.
     pub kill: String,
+    /// The initial-state convention the test assumes (`docs/formats.md` §2.1): the reset held
+    /// in its first frames and what other registers start with, e.g. `reset: rst held at 1 for
+    /// 1 cycle; other registers start with free values` ([`crate::Model::initial_state`]).
+    /// Empty in test files written before it was recorded.
+    #[serde(default)]
+    pub initial_state: String,
     /// The test itself: per frame the inputs, the nd values and the expected outputs.
     #[serde(flatten)]
     pub test: Test,
+    /// Per step of the test, the outputs the original allows there given the earlier steps
+    /// (`docs/method.md` §4.1.1); empty when not computed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed: Vec<AllowedOutputs>,
 }
 
 /// What a test file says about nd control, per kill class.
@@ -99,25 +110,46 @@ impl TestFile {
                 .collect(),
             kill_class,
             note: note(kill_class, !mp.nd.is_empty()).to_string(),
-            kill: kill_sentence(test.blocked).to_string(),
+            kill: kill_sentence(test.blocked, kill_class, !mp.nd.is_empty()),
+            initial_state: String::new(),
             test,
+            allowed: Vec::new(),
         }
     }
 }
 
-/// How a test with this blocking kills the mutant.
-fn kill_sentence(blocked: Option<Blocked>) -> &'static str {
-    match blocked {
-        None => "the mutant's outputs differ from the expected ones in the last frame",
+/// How a test with this blocking kills the mutant (`docs/method.md` §5.3). A kill by a
+/// blocked step of a model with nd inputs also says what its class means for the refusal.
+fn kill_sentence(blocked: Option<Blocked>, class: KillClass, has_nd: bool) -> String {
+    let what = match blocked {
+        None => return "the mutant's outputs differ from the expected ones in the last frame".into(),
         Some(Blocked::Mutant) => {
-            "the mutant's constraints (INIT/INVAR/TRANS) forbid the last step, which the \
-             original takes with the expected outputs"
+            "blocked: the mutant refuses the last step's inputs (its constraints, INIT/INVAR/TRANS, \
+             forbid the step, which the original takes with the expected outputs)"
         }
         Some(Blocked::Original) => {
-            "the original's constraints (INIT/INVAR/TRANS) forbid the last step, which the \
-             mutant takes: the original has no expected outputs there"
+            "blocked: the original refuses the step the mutant takes (the original's constraints, \
+             INIT/INVAR/TRANS, forbid the last step, so it has no expected outputs; the kill is \
+             that the step is taken)"
         }
+    };
+    if !has_nd {
+        return what.into();
     }
+    let how = match class {
+        KillClass::Definite => {
+            "whatever nd values the original and the mutant take, no run of the mutant answers \
+             the test's inputs as a run of the original does"
+        }
+        KillClass::Potential => {
+            "with the test's nd values the mutant's run is no run of the original; with other \
+             nd values the mutant may answer like the original"
+        }
+        KillClass::Controlled => {
+            "the test is only known to kill when the tester also applies its nd values"
+        }
+    };
+    format!("{what}; {}: {how}", class.name())
 }
 
 /// What an nd input resolves, for people reading a test.

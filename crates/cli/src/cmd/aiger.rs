@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use hypermut_testgen::store::write_atomic;
-use hypermut_testgen::{encode, model_circuit, mutant_product};
+use hypermut_testgen::{encode, inclusion_product, model_circuit, mutant_product};
 
 use crate::args::ModelArgs;
 
@@ -28,9 +28,19 @@ pub fn run(
 }
 
 /// Runs `hypermut product`.
-pub fn product(model: &ModelArgs, id: usize, output: &Path, legacy: bool) -> Result<()> {
+pub fn product(
+    model: &ModelArgs,
+    id: usize,
+    output: &Path,
+    legacy: bool,
+    inclusion: bool,
+) -> Result<()> {
     let loaded = model.load()?;
-    let mp = mutant_product(&loaded, id)?;
+    let mp = if inclusion {
+        inclusion_product(&loaded, id)?
+    } else {
+        mutant_product(&loaded, id)?
+    };
     Ok(write_atomic(
         output,
         &encode(&mp.product.aig, Some(output), legacy),

@@ -5,5 +5,7 @@ pub mod merge;
 pub mod mutant;
 pub mod mutants;
 pub mod prove;
+pub mod search;
 pub mod table;
+pub mod testbench;
 pub mod testgen;

@@ -3,6 +3,7 @@
 use anyhow::Result;
 use serde::Serialize;
 
+use hypermut_mutate::{enumeration, Operator};
 use hypermut_testgen::location;
 
 use crate::args::{ModelArgs, MutantArgs};
@@ -42,6 +43,17 @@ pub fn run(model: &ModelArgs, select: &MutantArgs, json: bool) -> Result<()> {
                 i.id, i.location, i.operator, i.original, i.replacement
             );
         }
+        println!(
+            "{}",
+            dropped_line(enumeration(sys, &Operator::ALL).dropped_equivalent)
+        );
     }
     Ok(())
+}
+
+/// The line that says how many candidate mutants of the model (all operators) were not
+/// listed because an exact check found them equivalent by construction (`docs/method.md` §10).
+fn dropped_line(n: usize) -> String {
+    let noun = if n == 1 { "mutant" } else { "mutants" };
+    format!("{n} candidate {noun} dropped as equivalent by construction (exact check)")
 }

@@ -28,6 +28,11 @@ pub struct Args {
     /// Time limit per mutant, in seconds, for BMC and IC3 together.
     #[arg(long, default_value_t = 60.0, value_parser = parse_seconds)]
     pub timeout: f64,
+    /// Time limit per mutant, in seconds, for the search of a stronger test when φ1's test
+    /// is only potential or needs nd control (a definite test, else a potential one, up to
+    /// `--bound`); 0 turns the search off.
+    #[arg(long, default_value_t = 2.0, value_parser = crate::args::parse_seconds)]
+    pub search_timeout: f64,
     /// Only search for killing tests (BMC to `--bound`); do not try to prove equivalence.
     #[arg(long)]
     pub no_prove: bool,
@@ -65,6 +70,7 @@ pub fn run(args: &Args) -> Result<()> {
             bound: args.bound,
             timeout: Duration::from_secs_f64(args.timeout),
             prove: !args.no_prove,
+            search_timeout: Duration::from_secs_f64(args.search_timeout),
         },
         jobs: args.jobs,
         out: args.out.clone(),

@@ -1,0 +1,320 @@
+//! How a killing test kills when the tester does not control nondeterminism (`docs/method.md`
+//! §4.5, §4.7): the kill class of φ1's test, and the bounded ∃∀ search for a stronger test (a
+//! definite one, else a potential one) on the agreement circuit.
+
+use std::time::Instant;
+
+use hypermut_aig::Witness;
+use hypermut_hyper::{agreement, test_from_runs, Agreement, MutantProduct, Test};
+use hypermut_prove::bmc::{check_bound_fixed, BmcError};
+use hypermut_prove::ExistsForall;
+
+use crate::error::{Error, Result};
+use crate::record::KillClass;
+
+/// How the killing test of `w` (first difference in frame `depth`) kills the mutant of `mp`
+/// when the tester applies only its inputs (`docs/method.md` §4.5). Without nd inputs
+/// (`private` all false) the test is definite as it is. Otherwise, on the agreement circuit
+/// (the copies choose their nd values apart), with the test's inputs fixed: if no original
+/// behaviour and no mutant behaviour answer alike up to `depth`, definite; else, if none
+/// answers like the mutant with the test's nd values, potential; else controlled. A check
+/// stopped by the deadline counts as failed (the weaker class).
+pub(crate) fn classify(
+    mp: &MutantProduct,
+    private: &[bool],
+    w: &Witness,
+    depth: usize,
+    deadline: Option<Instant>,
+) -> Result<KillClass> {
+    if !private.contains(&true) {
+        return Ok(KillClass::Definite);
+    }
+    let ag = agreement(&mp.blasted, mp.selector, private)?;
+    // The product's inputs are the conditional mutant's, in the same order.
+    let fixed = |mutant_nd: bool| -> Vec<Vec<Option<bool>>> {
+        (0..=depth)
+            .map(|k| {
+                let mut v = vec![None; ag.aig.inputs.len()];
+                for (i, (a, b)) in ag.inputs.iter().enumerate() {
+                    let value = w.inputs.get(k).and_then(|f| f.get(i).copied().flatten());
+                    let value = Some(value.unwrap_or(false));
+                    if !private[i] {
+                        v[*a] = value;
+                    } else if mutant_nd {
+                        v[*b] = value;
+                    }
+                }
+                v
+            })
+            .collect()
+    };
+    let answered_alike = |mutant_nd: bool| -> Result<bool> {
+        match check_bound_fixed(&ag.aig, depth, &fixed(mutant_nd), deadline) {
+            Ok(found) => Ok(found.is_some()),
+            Err(BmcError::Interrupted) => Ok(true),
+            Err(e) => Err(e.into()),
+        }
+    };
+    Ok(if !answered_alike(false)? {
+        KillClass::Definite
+    } else if !answered_alike(true)? {
+        KillClass::Potential
+    } else {
+        KillClass::Controlled
+    })
+}
+
+/// What the search for a stronger test found.
+pub(crate) struct Search {
+    /// The stronger test, its class and the original's run it comes from, if one was found.
+    pub(crate) test: Option<(KillClass, Found)>,
+    /// Test lengths searched for a definite test (all of them unless the deadline came).
+    pub(crate) definite_to: Option<usize>,
+    /// Test lengths searched for a potential test.
+    pub(crate) potential_to: Option<usize>,
+}
+
+impl Search {
+    /// The sentence the record's reason gains.
+    pub(crate) fn describe(&self, found: KillClass, now: KillClass) -> String {
+        let upto = |d: Option<usize>| match d {
+            Some(d) => format!("up to depth {d}"),
+            None => "(search stopped by the time limit at once)".into(),
+        };
+        if now != found {
+            let t = self.test.as_ref().map_or(0, |(_, (t, _))| t.depth);
+            return format!(
+                "; that test is {}, and the ∃∀ search found a {} test of depth {t}",
+                found.name(),
+                now.name()
+            );
+        }
+        let mut s = format!(
+            "; that test is {}; no definite test {}",
+            found.name(),
+            upto(self.definite_to)
+        );
+        if found == KillClass::Controlled {
+            s.push_str(&format!(", no potential test {}", upto(self.potential_to)));
+        }
+        s
+    }
+}
+
+/// Searches test lengths `depths` for a test stronger than class `found` (`docs/method.md`
+/// §4.7): a definite test (∃ inputs ∀ nd values of both copies: the copies never answer
+/// alike), else, when `found` is controlled, a potential one (∃ inputs and mutant nd values ∀
+/// original nd values). The first length with a definite test wins; a potential test is taken
+/// only if no definite one exists up to the last length searched.
+pub(crate) fn strengthen(
+    mp: &MutantProduct,
+    private: &[bool],
+    found: KillClass,
+    depths: std::ops::RangeInclusive<usize>,
+    deadline: Option<Instant>,
+) -> Result<Search> {
+    let ag = agreement(&mp.blasted, mp.selector, private)?;
+    let q = Queries::new(&ag, private);
+    let (definite, potential) = (q.definite(), q.potential());
+    let test_of = |w: &Witness, mutant_own_nd: bool, k: usize| q.test_of(mp, w, mutant_own_nd, k);
+    let mut out = Search {
+        test: None,
+        definite_to: None,
+        potential_to: None,
+    };
+    let (lo, hi) = (*depths.start(), *depths.end());
+    match shortest(&definite, lo, hi, deadline)? {
+        Shortest::Found(w, k) => {
+            out.test = Some((KillClass::Definite, test_of(&w, false, k)?));
+            return Ok(out);
+        }
+        Shortest::None => out.definite_to = Some(hi),
+        Shortest::Stopped => return Ok(out),
+    }
+    if found == KillClass::Controlled {
+        match shortest(&potential, lo, hi, deadline)? {
+            Shortest::Found(w, k) => {
+                out.test = Some((KillClass::Potential, test_of(&w, true, k)?));
+            }
+            Shortest::None => out.potential_to = Some(hi),
+            Shortest::Stopped => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The two ∃∀ questions on one agreement circuit: which inputs the adversary chooses and
+/// which constraints the companion run keeps.
+struct Queries<'a> {
+    ag: &'a Agreement,
+    /// Definite: the nd inputs of both copies are universal.
+    both: Vec<bool>,
+    /// Potential: only the original's nd inputs are universal.
+    original: Vec<bool>,
+    /// Per constraint of the circuit: whether it is the original copy's.
+    original_constraints: Vec<bool>,
+    all_constraints: Vec<bool>,
+    /// Potential: the companion's original nd inputs take the mutant's values.
+    ties: Vec<Option<usize>>,
+}
+
+/// A searched test and the original's run it comes from (input values per frame).
+pub(crate) type Found = (Test, Vec<Vec<Option<bool>>>);
+
+impl<'a> Queries<'a> {
+    fn new(ag: &'a Agreement, private: &[bool]) -> Queries<'a> {
+        let n = ag.aig.inputs.len();
+        let (mut both, mut original, mut ties) = (vec![false; n], vec![false; n], vec![None; n]);
+        for (i, (a, b)) in ag.inputs.iter().enumerate() {
+            if private.get(i).copied().unwrap_or(false) {
+                both[*a] = true;
+                both[*b] = true;
+                original[*a] = true;
+                ties[*a] = Some(*b);
+            }
+        }
+        let c = &ag.aig.constraints;
+        Queries {
+            ag,
+            both,
+            original,
+            original_constraints: c.iter().map(|c| c.name.starts_with("A.")).collect(),
+            all_constraints: vec![true; c.len()],
+            ties,
+        }
+    }
+
+    /// ∃ inputs ∀ nd values of both copies: no pair of runs answers alike; the companion is
+    /// a run of the original.
+    fn definite(&self) -> ExistsForall<'_> {
+        ExistsForall {
+            aig: &self.ag.aig,
+            universal: &self.both,
+            companion: &self.original_constraints,
+            companion_ties: &[],
+        }
+    }
+
+    /// ∃ inputs and mutant nd values ∀ original nd values: no original run answers like the
+    /// mutant's. The companion's original run takes the mutant's nd values, so that the
+    /// test's nd values make both sides' runs (`docs/method.md` §4.7).
+    fn potential(&self) -> ExistsForall<'_> {
+        ExistsForall {
+            aig: &self.ag.aig,
+            universal: &self.original,
+            companion: &self.all_constraints,
+            companion_ties: &self.ties,
+        }
+    }
+
+    /// The test of `k + 1` steps in the companion run `w`: the original's side gives the
+    /// inputs and expected outputs; the mutant's side reads its own nd values
+    /// (`mutant_own_nd`) or the original's.
+    fn test_of(
+        &self,
+        mp: &MutantProduct,
+        w: &Witness,
+        mutant_own_nd: bool,
+        k: usize,
+    ) -> Result<Found> {
+        let side = |pick_b: bool| Witness {
+            properties: Vec::new(),
+            init: Vec::new(),
+            inputs: w
+                .inputs
+                .iter()
+                .map(|f| {
+                    self.ag
+                        .inputs
+                        .iter()
+                        .map(|(a, b)| f[if pick_b { *b } else { *a }])
+                        .collect()
+                })
+                .collect(),
+        };
+        let (o, m) = (side(false), side(mutant_own_nd));
+        let t = test_from_runs(&mp.conditional, &mp.nd, &mp.blasted, &o, &m, k).map_err(|e| {
+            Error::from(e).context("the searched test does not replay on the word-level model")
+        })?;
+        Ok((t, o.inputs))
+    }
+}
+
+/// What [`shortest`] found.
+enum Shortest {
+    /// A solution (the companion run) at this depth, the least one that has a solution.
+    Found(Witness, usize),
+    /// No solution at the largest depth, hence at none (see [`shortest`]).
+    None,
+    /// The deadline came before the largest depth was decided.
+    Stopped,
+}
+
+/// The least depth in `lo..=hi` at which `query` has a solution. A test that kills (definitely
+/// or potentially) with k + 1 steps still kills when a step is appended, so solutions are
+/// monotone in the depth (`docs/method.md` §4.7): the largest depth is decided first, and
+/// the least one is found by bisection, keeping the best solution found when time runs out.
+fn shortest(
+    query: &ExistsForall<'_>,
+    lo: usize,
+    hi: usize,
+    deadline: Option<Instant>,
+) -> Result<Shortest> {
+    let mut best = match query.solve(hi, deadline) {
+        Ok((Some(w), _)) => (w, hi),
+        Ok((None, _)) => return Ok(Shortest::None),
+        Err(BmcError::Interrupted) => return Ok(Shortest::Stopped),
+        Err(e) => return Err(e.into()),
+    };
+    let (mut a, mut b) = (lo, hi);
+    while a < b {
+        let mid = a + (b - a) / 2;
+        match query.solve(mid, deadline) {
+            Ok((Some(w), _)) => {
+                best = (w, mid);
+                b = mid;
+            }
+            Ok((None, _)) => a = mid + 1,
+            Err(BmcError::Interrupted) => break,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(Shortest::Found(best.0, best.1))
+}
+
+/// What a search at one depth found ([`search_at`]).
+#[derive(Clone, Debug)]
+pub struct SearchAt {
+    /// The test, if one of this class exists with `depth + 1` steps.
+    pub test: Option<Test>,
+    /// Refutations the ∃∀ loop needed.
+    pub refutations: usize,
+}
+
+/// Whether a test of class `class` (definite or potential) with exactly `depth + 1` steps
+/// kills the mutant of `mp` (`docs/method.md` §4.7); `private` marks the inputs of
+/// `mp.blasted.aig` that are nondeterminism. The one-depth question that [`strengthen`]
+/// asks repeatedly; used by `hypermut search` and the benchmarks.
+pub fn search_at(
+    mp: &MutantProduct,
+    private: &[bool],
+    class: KillClass,
+    depth: usize,
+    deadline: Option<Instant>,
+) -> Result<SearchAt> {
+    let ag = agreement(&mp.blasted, mp.selector, private)?;
+    let q = Queries::new(&ag, private);
+    let query = match class {
+        KillClass::Definite => q.definite(),
+        _ => q.potential(),
+    };
+    let (found, stats) = query.solve(depth, deadline)?;
+    let test = match found {
+        Some(w) => Some(q.test_of(mp, &w, class != KillClass::Definite, depth)?.0),
+        None => None,
+    };
+    Ok(SearchAt {
+        test,
+        refutations: stats.refutations,
+    })
+}
