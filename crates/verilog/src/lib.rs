@@ -39,6 +39,17 @@
 //!   self). A non-constant `initial` value (VIS: `initial c = ROM(addr)`, `$ND` in `initial`)
 //!   is an initial value computed from frame-0 inputs and choices. Variables written only by
 //!   `initial` blocks hold their initial value forever (frozen).
+//! * **Shared temporaries.** A variable several `always` blocks assign, each only as a
+//!   blocking temporary (assigned with `=` before it is read on every path, like the
+//!   `integer i` of `for` loops), is local to each block: no register, no net; reading it
+//!   elsewhere is an error. A variable that carries a value between activations and is
+//!   assigned by two processes is rejected (docs/formats.md §11.7).
+//! * **Tri-state drivers.** Continuous assignments `c ? d : 'bz` (and chains of
+//!   conditionals with an all-`z` arm) driving the same bits of a net are merged: the OR of
+//!   the enabled drivers' values, else the first driver's `z` value; an `inout` top port
+//!   driven so is an input (outside value, read when no driver is enabled) and an output
+//!   (the value driven), as yosys `tribuf -merge` with a disabled driver reading 0 gives
+//!   (docs/formats.md §11.7).
 //! * **`x` and `z`.** An `x` or `z` bit in a literal is constant 0 (or, with
 //!   [`VerilogOptions::x_as_input`], a bit of a fresh input, one input per literal
 //!   occurrence; inputs are shared by both copies of a product). Out-of-range bit selects,
@@ -73,8 +84,8 @@
 //! * `$display` and other system tasks are ignored (with a note for the tasks that only print
 //!   or dump, with a warning for the others, e.g. `$finish`); `defparam`, `forever`,
 //!   `wait`, `fork`, event controls inside statements, loops whose conditions do not fold to
-//!   constants, a variable written by two processes, and real numbers are rejected with a
-//!   located error.
+//!   constants, a variable written by two processes (other than a shared temporary or
+//!   merged tri-state drivers), and real numbers are rejected with a located error.
 
 mod ast;
 mod elab;

@@ -2,7 +2,7 @@
 //! implies (inputs for top-level input ports, state variables for bits written by clocked
 //! blocks, frozen variables for bits only `initial` blocks write).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use hypermut_ir::{Role, Span, Type, VarId};
 
@@ -11,11 +11,12 @@ use crate::error::{DResult, Diag};
 
 use super::elaborator::{Elab, MAX_DEPTH};
 use super::env::ProcState;
-use super::parts::{Class, Owner, Part, StateInfo, StateKind};
+use super::parts::{Class, Owner, Part, StateInfo, StateKind, TriGroup};
 use super::scope::{Binding, ProcKind, ScopeId, SigId, Slot, Target};
+use super::temps::{collect_block_locals, NotTemp};
 
 /// Targets of one process: slots and bit ranges (`None` = the whole slot).
-type Targets = Vec<(Slot, Option<(u32, u32)>, Span)>;
+pub(crate) type Targets = Vec<(Slot, Option<(u32, u32)>, Span)>;
 
 impl<'a> Elab<'a> {
     /// The class of process `p`.
@@ -35,6 +36,7 @@ impl<'a> Elab<'a> {
         let top = self.top.unwrap_or(ScopeId(0));
         let ports = self.ports.get(&top).cloned().unwrap_or_default();
         let mut input_slots = HashSet::new();
+        let mut inouts: HashMap<Slot, VarId> = HashMap::new();
         let mut clocks = Vec::new();
         for (name, sig, dir, span) in &ports {
             if matches!(dir, Dir::Input | Dir::Inout) {
@@ -51,9 +53,14 @@ impl<'a> Elab<'a> {
                     self.sys
                         .add_var(name.clone(), Type::ubv(s.width), Role::Input, Some(*span));
                 self.inputs.insert(*sig, var);
+                if *dir == Dir::Inout {
+                    inouts.insert(Slot { sig: *sig, word: 0 }, var);
+                }
             }
         }
-        let mut owners: BTreeMap<Slot, Vec<Option<usize>>> = BTreeMap::new();
+        // Every process's targets first: a conflict is resolved (shared temporary, tri-state
+        // group) by looking at all writers of the slot.
+        let mut all: Vec<Targets> = Vec::with_capacity(self.procs.len());
         for p in 0..self.procs.len() {
             let class = self.class(p);
             let mut targets = Targets::new();
@@ -74,17 +81,38 @@ impl<'a> Elab<'a> {
             }
             if class == Class::Init {
                 self.init_targets.extend(targets.iter().map(|t| t.0));
-                continue;
+                targets.clear();
             }
-            for (slot, range, span) in targets {
+            all.push(targets);
+        }
+        let mut writers: BTreeMap<Slot, Vec<usize>> = BTreeMap::new();
+        for (p, targets) in all.iter().enumerate() {
+            for (slot, _, _) in targets {
+                let w = writers.entry(*slot).or_default();
+                if w.last() != Some(&p) {
+                    w.push(p);
+                }
+            }
+        }
+        let mut owners: BTreeMap<Slot, Vec<Option<usize>>> = BTreeMap::new();
+        for p in 0..self.procs.len() {
+            'targets: for &(slot, range, span) in &all[p] {
                 if input_slots.contains(&slot) {
-                    return Err(Diag::new(
-                        span,
-                        format!(
-                            "input port `{}` is driven inside the module",
-                            self.sigs[slot.sig.0 as usize].name
-                        ),
-                    ));
+                    if let Some(var) = inouts.get(&slot).copied() {
+                        if self.join_inout(slot, var, p, &all[p]) {
+                            continue;
+                        }
+                    }
+                    let name = &self.sigs[slot.sig.0 as usize].name;
+                    let msg = if inouts.contains_key(&slot) {
+                        format!("inout port `{name}` is driven inside the module other than by tri-state assignments of the whole port (`assign {name} = en ? d : 'bz;`)")
+                    } else {
+                        format!("input port `{name}` is driven inside the module")
+                    };
+                    return Err(Diag::new(span, msg));
+                }
+                if self.temps.contains_key(&slot) {
+                    continue;
                 }
                 let w = self.slot_width(slot);
                 let bits = owners.entry(slot).or_insert_with(|| vec![None; w as usize]);
@@ -92,14 +120,9 @@ impl<'a> Elab<'a> {
                 for b in lo..(lo + len).min(w) {
                     match bits[b as usize] {
                         Some(q) if q != p => {
-                            let other = self.sys.sources.location(self.procs[q].span);
-                            return Err(Diag::new(
-                                span,
-                                format!(
-                                    "`{}` is driven by more than one process (also at {other})",
-                                    self.sigs[slot.sig.0 as usize].slot_name(slot.word)
-                                ),
-                            ));
+                            let ws = writers.get(&slot).cloned().unwrap_or_default();
+                            self.resolve_conflict(slot, p, q, span, &ws, &all)?;
+                            continue 'targets;
                         }
                         _ => bits[b as usize] = Some(p),
                     }
@@ -142,6 +165,9 @@ impl<'a> Elab<'a> {
             owners.insert(s, vec![None; w as usize]);
         }
         for (slot, bits) in owners {
+            if self.temps.contains_key(&slot) {
+                continue; // no register: see `place_shared_parts`
+            }
             let mut parts = Vec::new();
             let mut lo = 0usize;
             while lo < bits.len() {
@@ -173,7 +199,140 @@ impl<'a> Elab<'a> {
             }
             self.parts.insert(slot, parts);
         }
+        self.place_shared_parts()
+    }
+
+    /// Gives shared temporaries and merged tri-state drivers their parts.
+    fn place_shared_parts(&mut self) -> DResult<()> {
+        for slot in self.temps.keys().copied().collect::<Vec<_>>() {
+            let len = self.slot_width(slot);
+            let part = Part {
+                lo: 0,
+                len,
+                owner: Owner::Temp,
+            };
+            self.parts.insert(slot, vec![part]);
+        }
+        let groups: Vec<((Slot, u32), TriGroup)> = self
+            .tri_groups
+            .iter()
+            .map(|(k, g)| (*k, g.clone()))
+            .collect();
+        for ((slot, lo), g) in groups {
+            let part = Part {
+                lo,
+                len: g.len,
+                owner: Owner::Tri,
+            };
+            if g.external.is_some() {
+                self.parts.insert(slot, vec![part]);
+                continue;
+            }
+            let parts = self.parts.entry(slot).or_default();
+            match parts.iter_mut().find(|q| q.lo == lo && q.len == g.len) {
+                Some(q) => *q = part,
+                None => {
+                    return Err(Diag::new(
+                        self.procs[g.procs[0]].span,
+                        "internal: the bits of a tri-state group have other drivers",
+                    ))
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// Resolves two processes `p` and `q` writing the same bits of `slot`: a variable both
+    /// `always` blocks (and every other writer) use only as a temporary becomes a shared
+    /// temporary; tri-state assignments of the same bits are merged. Anything else is the
+    /// located error at `span` (the second writer's target).
+    fn resolve_conflict(
+        &mut self,
+        slot: Slot,
+        p: usize,
+        q: usize,
+        span: Span,
+        writers: &[usize],
+        all: &[Targets],
+    ) -> DResult<()> {
+        let loc = |e: &Self, s: Span| e.sys.sources.location(s).to_string();
+        let base = format!(
+            "`{}` is driven by more than one process (also at {})",
+            self.sigs[slot.sig.0 as usize].slot_name(slot.word),
+            loc(self, self.procs[q].span)
+        );
+        let always = |e: &Self, k: usize| matches!(e.procs[k].kind, ProcKind::Always { .. });
+        if always(self, p) && always(self, q) && self.temp_candidate(slot) {
+            for &w in writers {
+                let Some(why) = self.temp_violation(w, slot) else {
+                    continue;
+                };
+                let block = match w {
+                    w if w == p => "this block".to_string(),
+                    w if w == q => "that block".to_string(),
+                    w => format!("the block at {}", loc(self, self.procs[w].span)),
+                };
+                let reason = match why {
+                    NotTemp::NotAlways => format!(
+                        "it is also driven at {}",
+                        loc(self, self.procs[w].span)
+                    ),
+                    NotTemp::ReadFirst(s) => format!(
+                        "{block} reads it at {} before assigning it on every path, so it keeps a value between activations",
+                        loc(self, s)
+                    ),
+                    NotTemp::NonBlocking(s) => format!(
+                        "{block} assigns it with `<=` at {}, a register update",
+                        loc(self, s)
+                    ),
+                };
+                return Err(Diag::new(
+                    span,
+                    format!("{base}; it is no temporary: {reason}"),
+                ));
+            }
+            self.temps.insert(slot, writers.to_vec());
+            return Ok(());
+        }
+        let (tp, tq) = (self.tri_target(p, &all[p]), self.tri_target(q, &all[q]));
+        match (tp, tq) {
+            (Some(a), Some(b)) if a == b && a.0 == slot => {
+                let g = self.tri_groups.entry((slot, a.1)).or_insert(TriGroup {
+                    len: a.2,
+                    procs: vec![q],
+                    external: None,
+                });
+                if !g.procs.contains(&p) {
+                    g.procs.push(p);
+                }
+                Ok(())
+            }
+            (Some(_), Some(_)) => Err(Diag::new(
+                span,
+                format!("{base}; tri-state drivers of a net must drive the same bits"),
+            )),
+            (Some(_), None) | (None, Some(_)) => Err(Diag::new(
+                span,
+                format!("{base}; only tri-state assignments (`assign n = en ? d : 'bz;`) may share a net"),
+            )),
+            (None, None) => Err(Diag::new(span, base)),
+        }
+    }
+
+    /// Adds process `p` (targets `targets`) to the tri-state group of the top module's
+    /// `inout` port `slot` (input `var`) if it is a tri-state assignment of the whole port.
+    fn join_inout(&mut self, slot: Slot, var: VarId, p: usize, targets: &Targets) -> bool {
+        let w = self.slot_width(slot);
+        if self.tri_target(p, targets) != Some((slot, 0, w)) {
+            return false;
+        }
+        let g = self.tri_groups.entry((slot, 0)).or_insert(TriGroup {
+            len: w,
+            procs: Vec::new(),
+            external: Some(var),
+        });
+        g.procs.push(p);
+        true
     }
 
     /// Slots clocked process `p` writes both with blocking and with non-blocking
@@ -524,39 +683,5 @@ impl<'a> Elab<'a> {
             _ => {}
         }
         Ok(())
-    }
-}
-
-/// Names declared in blocks of a subroutine body.
-fn collect_block_locals(s: &Stmt, out: &mut HashSet<String>) {
-    match s {
-        Stmt::Block { decls, stmts, .. } => {
-            for d in decls {
-                for n in &d.names {
-                    out.insert(n.name.name.clone());
-                }
-            }
-            for s in stmts {
-                collect_block_locals(s, out);
-            }
-        }
-        Stmt::If { then, els, .. } => {
-            collect_block_locals(then, out);
-            if let Some(e) = els {
-                collect_block_locals(e, out);
-            }
-        }
-        Stmt::Case { arms, default, .. } => {
-            for (_, s) in arms {
-                collect_block_locals(s, out);
-            }
-            if let Some(d) = default {
-                collect_block_locals(d, out);
-            }
-        }
-        Stmt::For { body, .. } | Stmt::While { body, .. } | Stmt::Repeat { body, .. } => {
-            collect_block_locals(body, out)
-        }
-        _ => {}
     }
 }

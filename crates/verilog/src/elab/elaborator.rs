@@ -1,7 +1,7 @@
 //! The elaborator's state ([`Elab`]), shared by the phases whose `impl Elab` blocks are split
 //! across the other modules of `elab`, and its diagnostics.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use hypermut_ir::{Diagnostic, Severity, Span, System, VarId};
 
@@ -10,8 +10,9 @@ use crate::options::VerilogOptions;
 
 use super::env::SlotVal;
 use super::evals::{AsyncEval, CombEval, SeqEval};
-use super::parts::{Part, StateInfo};
+use super::parts::{Part, StateInfo, TriGroup};
 use super::scope::{Proc, Scope, ScopeId, SigId, Signal, Slot};
+use super::value::V;
 
 /// Elaboration state.
 pub(crate) struct Elab<'a> {
@@ -88,6 +89,12 @@ pub(crate) struct Elab<'a> {
     /// While collecting targets: only blocking (`Some(false)`) or only non-blocking
     /// (`Some(true)`) assignments.
     pub target_filter: Option<bool>,
+    /// Variables several `always` blocks use as blocking temporaries, with those blocks.
+    pub temps: BTreeMap<Slot, Vec<usize>>,
+    /// Merged tri-state drivers, by slot and first bit.
+    pub tri_groups: BTreeMap<(Slot, u32), TriGroup>,
+    /// Values of evaluated tri-state groups: (value read inside the design, value driven).
+    pub tri_memo: HashMap<(Slot, u32), (V, V)>,
 }
 
 /// Deepest allowed nesting of instances and of function/task calls.
@@ -140,6 +147,9 @@ impl<'a> Elab<'a> {
             clock_roots: HashSet::new(),
             sweeping: false,
             target_filter: None,
+            temps: BTreeMap::new(),
+            tri_groups: BTreeMap::new(),
+            tri_memo: HashMap::new(),
         }
     }
 

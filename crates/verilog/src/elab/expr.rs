@@ -250,7 +250,10 @@ impl<'a> Elab<'a> {
                 let mut v = self.bits_const(nat, n.value.clone(), span);
                 let unknown = &n.xmask | &n.zmask;
                 if !n.zmask.is_zero() && !self.in_case_label && !self.opts.x_as_input {
-                    self.warn(span, "`z` bits read as 0: tri-state logic is not modelled");
+                    self.warn(
+                        span,
+                        "`z` bits read as 0 (tri-state: see docs/formats.md §11.7)",
+                    );
                 }
                 if !unknown.is_zero() && self.opts.x_as_input {
                     self.x_inputs += 1;

@@ -31,7 +31,9 @@ mod readmem;
 mod scope;
 mod slots;
 mod stmt;
+mod temps;
 mod top;
+mod tristate;
 mod value;
 mod width;
 
@@ -275,7 +277,18 @@ impl<'a> Elab<'a> {
                     self.sys.outputs.push(Output { name, expr: v.e });
                 }
                 crate::ast::Dir::Inout => {
-                    self.warn(span, format!("inout port `{name}` is treated as an input"))
+                    let slot = Slot { sig, word: 0 };
+                    if self.tri_groups.contains_key(&(slot, 0)) {
+                        // Driven inside by tri-state assignments: also an output, the
+                        // value driven (docs/formats.md §11.7).
+                        let (_, driven) = self.tri_value(slot, 0, span)?;
+                        self.sys.outputs.push(Output {
+                            name,
+                            expr: driven.e,
+                        });
+                    } else {
+                        self.warn(span, format!("inout port `{name}` is treated as an input"))
+                    }
                 }
                 crate::ast::Dir::Input => {}
             }

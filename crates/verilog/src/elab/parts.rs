@@ -29,6 +29,12 @@ pub enum Owner {
     },
     /// Only `initial` blocks write the bits: a value chosen initially, then constant.
     Frozen(VarId),
+    /// A variable several `always` blocks use as a blocking temporary
+    /// ([`super::elaborator::Elab::temps`]): no value outside those blocks.
+    Temp,
+    /// Tri-state drivers merged into one value
+    /// ([`super::elaborator::Elab::tri_groups`], keyed by the slot and the part's `lo`).
+    Tri,
 }
 
 /// A run of bits of a slot with one owner.
@@ -77,4 +83,15 @@ pub struct StateInfo {
     pub len: u32,
     /// What it is.
     pub kind: StateKind,
+}
+
+/// Tri-state continuous assignments driving the same bits of a slot (docs/formats.md §11.7).
+#[derive(Clone, Debug)]
+pub struct TriGroup {
+    /// Number of bits (from the part's `lo`).
+    pub len: u32,
+    /// The driving continuous assignments, in source order.
+    pub procs: Vec<usize>,
+    /// For an `inout` port of the top module: the input holding the value from outside.
+    pub external: Option<VarId>,
 }

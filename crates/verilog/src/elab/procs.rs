@@ -97,6 +97,8 @@ impl<'a> Elab<'a> {
                     _ => Ok(reg),
                 }
             }
+            Owner::Temp => Err(self.temp_read_outside(slot, span)),
+            Owner::Tri => Ok(self.tri_value(slot, p.lo, span)?.0),
             Owner::Comb { proc } => {
                 if self.breaks.contains(&proc) {
                     // A loop through a latch: broken at the latch (its stored value).
@@ -120,6 +122,27 @@ impl<'a> Elab<'a> {
                 }
             }
         }
+    }
+
+    /// The error for reading a shared temporary outside the blocks that assign it.
+    fn temp_read_outside(&self, slot: Slot, span: Span) -> Diag {
+        let blocks: Vec<String> = self
+            .temps
+            .get(&slot)
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| self.sys.sources.location(self.procs[*p].span).to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Diag::new(
+            span,
+            format!(
+                "`{}` is a temporary of the always blocks at {}: it has no value outside them",
+                self.sigs[slot.sig.0 as usize].slot_name(slot.word),
+                blocks.join(", ")
+            ),
+        )
     }
 
     /// A clock input that is also read as data becomes an ordinary input (created on first
@@ -209,6 +232,17 @@ impl<'a> Elab<'a> {
                         boolean: false,
                     }
                 }
+                Owner::Temp
+                    if fill == Fill::Read
+                        && self.temps.get(&slot).is_some_and(|ws| ws.contains(&own)) =>
+                {
+                    // Excluded by the analysis (`temps`): a located error all the same.
+                    let name = self.part_name(slot, p.lo, p.len);
+                    return Err(Diag::new(
+                        span,
+                        format!("`{name}` is read here before this block assigns it, but other blocks assign it too"),
+                    ));
+                }
                 _ if fill != Fill::Read => self.zero(p.len, span),
                 _ => self.part_value(slot, p, span)?,
             };
@@ -265,7 +299,7 @@ impl<'a> Elab<'a> {
     }
 
     /// Pushes `p` on the evaluation stack, reporting combinational loops.
-    fn enter(&mut self, p: usize) -> DResult<()> {
+    pub(crate) fn enter(&mut self, p: usize) -> DResult<()> {
         if let Some(pos) = self.eval_stack.iter().position(|q| *q == p) {
             self.break_request = self.eval_stack[pos..].iter().copied().find(|q| {
                 self.class(*q) == Class::Comb
@@ -720,6 +754,11 @@ impl<'a> Elab<'a> {
                 self.eval_comb(p)?;
             }
         }
+        let groups: Vec<(Slot, u32)> = self.tri_groups.keys().copied().collect();
+        for (slot, lo) in groups {
+            let span = self.sigs[slot.sig.0 as usize].span;
+            self.tri_value(slot, lo, span)?;
+        }
         self.sweeping = false;
         // Registers that no path of their block assigns keep their value.
         for i in 0..self.states.len() {
@@ -765,7 +804,7 @@ impl<'a> Elab<'a> {
         let mut ignored: Vec<Slot> = self
             .init_vals
             .keys()
-            .filter(|s| !stored.contains(s))
+            .filter(|s| !stored.contains(s) && !self.temps.contains_key(s))
             .copied()
             .collect();
         ignored.sort();

@@ -6,6 +6,8 @@ mod fuzz;
 mod malformed;
 mod semantics;
 mod semantics2;
+mod shared_drivers;
+mod yosys;
 
 use std::collections::HashMap;
 
