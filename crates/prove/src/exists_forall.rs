@@ -39,6 +39,11 @@ pub struct ExistsForall<'a> {
     /// Per input: in the companion run, a universal input may be tied to an outer one (it
     /// takes that input's value in every frame) instead of being free. Empty: none tied.
     pub companion_ties: &'a [Option<usize>],
+    /// Whether the adversary's strategy "every universal input takes the value of the outer
+    /// input it is tied to" (`companion_ties`) is a refutation from the start: one unrolled
+    /// copy that rules out every candidate it answers, before any constant refutation. Used
+    /// only when every universal input is tied and no latch starts free.
+    pub tied_refutation: bool,
 }
 
 /// What a search at one depth found, besides the answer itself.
@@ -246,6 +251,32 @@ fn value<S: Solve>(solver: &S, l: Option<SatLit>) -> Result<bool, BmcError> {
     }
 }
 
+/// Adds to the candidate solver that under the adversary's values of `copy` the constraints
+/// fail in some frame up to `depth` or `bad` is false in frame `depth`.
+fn refute<S: Solve>(
+    cand: &mut S,
+    ca: &Alloc,
+    aig: &Aig,
+    copy: &Copy,
+    depth: usize,
+    bad: Lit,
+) -> Result<(), BmcError> {
+    let mut clause: Vec<SatLit> = vec![!copy.lit(depth, bad)];
+    for f in 0..=depth {
+        for c in &aig.constraints {
+            clause.push(!copy.lit(f, c.lit));
+        }
+    }
+    clause.sort_unstable_by_key(|l| l.to_ipasir());
+    clause.dedup();
+    if clause.contains(&ca.truth) {
+        return Ok(());
+    }
+    clause.retain(|l| *l != !ca.truth);
+    cand.add_clause(clause.into_iter().collect())
+        .map_err(sat_err)
+}
+
 impl ExistsForall<'_> {
     /// Outer input values for frames 0..=`depth` that keep bad unreachable in frame `depth`
     /// for every choice of the universal inputs, returned as the companion run (every input's
@@ -294,6 +325,18 @@ impl ExistsForall<'_> {
                     cand.add_unit(comp.lit(f, c.lit)).map_err(sat_err)?;
                 }
             }
+        }
+
+        if self.tied_strategy(&coi) {
+            let mut src = Candidate {
+                universal: self.universal,
+                ties: self.companion_ties,
+                outer: &mut outer,
+                values: None,
+                own: Fresh::default(),
+            };
+            let copy = encode(aig, &coi, depth, &mut cand, &mut ca, &mut src)?;
+            refute(&mut cand, &ca, aig, &copy, depth, bad)?;
         }
 
         loop {
@@ -347,22 +390,27 @@ impl ExistsForall<'_> {
                 own: Fresh::default(),
             };
             let copy = encode(aig, &coi, depth, &mut cand, &mut ca, &mut src)?;
-            // Under these universal values, the constraints fail somewhere or bad is false.
-            let mut clause: Vec<SatLit> = vec![!copy.lit(depth, bad)];
-            for f in 0..=depth {
-                for c in &aig.constraints {
-                    clause.push(!copy.lit(f, c.lit));
-                }
-            }
-            clause.sort_unstable_by_key(|l| l.to_ipasir());
-            clause.dedup();
-            if clause.contains(&ca.truth) {
-                continue;
-            }
-            clause.retain(|l| *l != !ca.truth);
-            cand.add_clause(clause.into_iter().collect())
-                .map_err(sat_err)?;
+            refute(&mut cand, &ca, aig, &copy, depth, bad)?;
         }
+    }
+
+    /// Whether the tied strategy can be a refutation: every universal input in the cone is
+    /// tied to an outer input and no latch in the cone starts free.
+    fn tied_strategy(&self, coi: &[bool]) -> bool {
+        let aig = self.aig;
+        self.tied_refutation
+            && aig.nodes().iter().enumerate().all(|(v, node)| {
+                !coi.get(v).copied().unwrap_or(false)
+                    || match *node {
+                        Node::Input(i) => {
+                            let i = i as usize;
+                            !self.universal.get(i).copied().unwrap_or(false)
+                                || self.companion_ties.get(i).copied().flatten().is_some()
+                        }
+                        Node::Latch(j) => aig.latches[j as usize].reset != Reset::Free,
+                        _ => true,
+                    }
+            })
     }
 
     /// The companion run of the candidate solver's current model.
@@ -471,6 +519,7 @@ mod tests {
                     universal: &universal,
                     companion: &[],
                     companion_ties: &[],
+                    tied_refutation: false,
                 };
                 let (found, _) = q.solve(depth, None).expect("solved");
                 assert_eq!(
@@ -518,6 +567,7 @@ mod tests {
             universal: &universal,
             companion: &[true],
             companion_ties: &[],
+            tied_refutation: false,
         };
         let (w, _) = q.solve(0, None).expect("solved");
         let w = w.expect("x = 0 wins");
@@ -572,12 +622,16 @@ mod tests {
                 });
             }
             let universal = [false, case % 3 == 0, true];
+            // Tying the adversary's input to the tester's is one strategy of the adversary:
+            // trying it first never changes the answer.
+            let ties = [None, None, Some(0)];
             for depth in 0..3 {
                 let q = ExistsForall {
                     aig: &g,
                     universal: &universal,
                     companion: &[],
-                    companion_ties: &[],
+                    companion_ties: &ties,
+                    tied_refutation: case % 2 == 1,
                 };
                 let (found, _) = q.solve(depth, None).expect("solved");
                 assert_eq!(

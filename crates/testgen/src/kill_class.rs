@@ -72,6 +72,9 @@ pub(crate) struct Search {
     pub(crate) definite_to: Option<usize>,
     /// Test lengths searched for a potential test.
     pub(crate) potential_to: Option<usize>,
+    /// A potential test exists up to the bound, but not one the search writes (its mutant
+    /// choices are forbidden to the original, or only the mutant's run is blocked).
+    pub(crate) unwritten_potential: bool,
 }
 
 impl Search {
@@ -79,7 +82,7 @@ impl Search {
     pub(crate) fn describe(&self, found: KillClass, now: KillClass) -> String {
         let upto = |d: Option<usize>| match d {
             Some(d) => format!("up to depth {d}"),
-            None => "(search stopped by the time limit at once)".into(),
+            None => "(the search stopped at its time limit)".into(),
         };
         if now != found {
             let t = self.test.as_ref().map_or(0, |(_, (t, _))| t.depth);
@@ -94,7 +97,13 @@ impl Search {
             found.name(),
             upto(self.definite_to)
         );
-        if found == KillClass::Controlled {
+        if found == KillClass::Controlled && self.unwritten_potential {
+            s.push_str(
+                ", and a potential test exists up to the bound that the search does not write \
+                 (the mutant's choices are ones the original's constraints forbid, or only the \
+                 mutant's run is blocked)",
+            );
+        } else if found == KillClass::Controlled {
             s.push_str(&format!(", no potential test {}", upto(self.potential_to)));
         }
         s
@@ -121,6 +130,7 @@ pub(crate) fn strengthen(
         test: None,
         definite_to: None,
         potential_to: None,
+        unwritten_potential: false,
     };
     let (lo, hi) = (*depths.start(), *depths.end());
     match shortest(&definite, lo, hi, deadline)? {
@@ -136,7 +146,15 @@ pub(crate) fn strengthen(
             Shortest::Found(w, k) => {
                 out.test = Some((KillClass::Potential, test_of(&w, true, k)?));
             }
-            Shortest::None => out.potential_to = Some(hi),
+            // The tied query may miss tests whose mutant choices the original's constraints
+            // forbid, or where only the mutant's run is blocked; the claim that no potential
+            // test exists is made only when the untied question agrees.
+            Shortest::None => match q.potential_claim().solve(hi, deadline) {
+                Ok((None, _)) => out.potential_to = Some(hi),
+                Ok((Some(_), _)) => out.unwritten_potential = true,
+                Err(BmcError::Interrupted) => {}
+                Err(e) => return Err(e.into()),
+            },
             Shortest::Stopped => {}
         }
     }
@@ -153,6 +171,9 @@ struct Queries<'a> {
     original: Vec<bool>,
     /// Per constraint of the circuit: whether it is the original copy's.
     original_constraints: Vec<bool>,
+    /// Per constraint: the original copy's, and the mutant copy's type domains (the codes an
+    /// nd input may take, `docs/method.md` §6.4), but not its INIT/INVAR/TRANS constraints.
+    claim_constraints: Vec<bool>,
     all_constraints: Vec<bool>,
     /// Potential: the companion's original nd inputs take the mutant's values.
     ties: Vec<Option<usize>>,
@@ -179,6 +200,10 @@ impl<'a> Queries<'a> {
             both,
             original,
             original_constraints: c.iter().map(|c| c.name.starts_with("A.")).collect(),
+            claim_constraints: c
+                .iter()
+                .map(|c| c.name.starts_with("A.") || c.name.starts_with("B.domain "))
+                .collect(),
             all_constraints: vec![true; c.len()],
             ties,
         }
@@ -192,6 +217,22 @@ impl<'a> Queries<'a> {
             universal: &self.both,
             companion: &self.original_constraints,
             companion_ties: &[],
+            tied_refutation: false,
+        }
+    }
+
+    /// The question whose "none" proves that no potential test exists: like
+    /// [`Queries::potential`], but the original's nd values are the adversary's alone and the
+    /// companion needs only a run of the original and mutant nd values of the right types (a
+    /// mutant run its INIT/INVAR/TRANS constraints block counts as a different behaviour,
+    /// `docs/method.md` §5.3).
+    fn potential_claim(&self) -> ExistsForall<'_> {
+        ExistsForall {
+            aig: &self.ag.aig,
+            universal: &self.original,
+            companion: &self.claim_constraints,
+            companion_ties: &[],
+            tied_refutation: false,
         }
     }
 
@@ -204,6 +245,7 @@ impl<'a> Queries<'a> {
             universal: &self.original,
             companion: &self.all_constraints,
             companion_ties: &self.ties,
+            tied_refutation: true,
         }
     }
 
