@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{anyhow, Result};
 use clap::ArgMatches;
 use hypermut_mutate::Operator;
+use hypermut_testgen::load::Preprocessor;
 use hypermut_testgen::{FrontendOptions, InitOption, Model, ModelSource, ResetOption, Selection};
 
 use crate::report::print_diagnostics;
@@ -67,6 +68,11 @@ pub struct ModelOptions {
     /// `-- @output` pragmas).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub outputs: Option<Vec<String>>,
+    /// SMV: run the model through a preprocessor before parsing it, as NuSMV's `-pre`:
+    /// `cpp` (`#define`, `#include`) or `m4`; several run in order (`--pre "cpp m4"`, or the
+    /// option repeated). Messages point into the original files.
+    #[arg(long, value_name = "cpp|m4", value_parser = parse_pre)]
+    pub pre: Vec<PreList>,
     /// Verilog: the top module (default: of the modules nothing instantiates, the one with
     /// the deepest hierarchy, as yosys `hierarchy -auto-top` chooses).
     #[arg(long, value_name = "MODULE")]
@@ -104,6 +110,7 @@ impl ModelOptions {
         FrontendOptions {
             inputs: self.inputs.clone(),
             outputs: self.outputs.clone(),
+            pre: self.pre.iter().flat_map(|l| l.0.iter().copied()).collect(),
             top: self.top.clone(),
             include_dirs: self.include_dirs.clone(),
             defines: self.defines.clone(),
@@ -195,6 +202,15 @@ impl MutantArgs {
             seed: self.seed,
         })
     }
+}
+
+/// The preprocessors of one `--pre`, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreList(pub Vec<Preprocessor>);
+
+/// Parses `--pre`: `cpp`, `m4`, or several separated by spaces or commas.
+fn parse_pre(text: &str) -> Result<PreList, String> {
+    Preprocessor::parse_list(text).map(PreList)
 }
 
 /// Parses `--reset` (the syntax is the library's, [`ResetOption`]).

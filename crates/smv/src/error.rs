@@ -4,6 +4,11 @@ use std::path::PathBuf;
 
 use hypermut_ir::{Diagnostic, SourceMap, Span};
 
+/// Stands in a [`Diag`]'s message for the line of its [`Diag::line_of`] span ("line 12", or
+/// "line 3 of inc.smv" in another file), which is only known once the spans of a
+/// preprocessed model are traced to the original files.
+pub(crate) const LINE: &str = "\u{0}line\u{0}";
+
 /// A located problem found while lexing, parsing or elaborating, before it is rendered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Diag {
@@ -13,6 +18,8 @@ pub(crate) struct Diag {
     pub message: String,
     /// Whether the problem is in the I/O options rather than in the model text.
     pub in_options: bool,
+    /// The place whose line the message names in place of [`LINE`].
+    pub line_of: Option<Span>,
 }
 
 impl Diag {
@@ -22,28 +29,53 @@ impl Diag {
             span,
             message: message.into(),
             in_options: false,
+            line_of: None,
         }
     }
 
     /// A problem with the `inputs`/`outputs` options (no source location).
     pub fn option(span: Span, message: impl Into<String>) -> Self {
         Diag {
-            span,
-            message: message.into(),
             in_options: true,
+            ..Diag::new(span, message)
         }
+    }
+
+    /// The same diagnostic, whose message names the line of `at` where it says [`LINE`].
+    pub fn with_line_of(self, at: Span) -> Self {
+        Diag {
+            line_of: Some(at),
+            ..self
+        }
+    }
+
+    /// The message with [`LINE`] replaced by the line of [`Diag::line_of`].
+    fn text(&self, sources: &SourceMap) -> String {
+        let (Some(at), Some(k)) = (self.line_of, self.message.rfind(LINE)) else {
+            return self.message.clone();
+        };
+        let loc = sources.location(at);
+        let line = if at.file == self.span.file {
+            format!("line {}", loc.line)
+        } else {
+            format!("line {} of {}", loc.line, loc.file)
+        };
+        format!(
+            "{}{line}{}",
+            &self.message[..k],
+            &self.message[k + LINE.len()..]
+        )
     }
 
     /// Renders the diagnostic against the sources it refers to.
     pub fn into_error(self, sources: &SourceMap) -> SmvError {
+        let message = self.text(sources);
         if self.in_options {
-            return SmvError::Options {
-                message: self.message,
-            };
+            return SmvError::Options { message };
         }
         SmvError::Source {
             span: self.span,
-            diagnostic: Diagnostic::error(sources, self.span, self.message),
+            diagnostic: Diagnostic::error(sources, self.span, message),
         }
     }
 }
@@ -75,6 +107,16 @@ pub enum SmvError {
         #[source]
         source: std::io::Error,
     },
+    /// A preprocessor of [`crate::SmvOptions::pre`] is missing or failed; the message names
+    /// the program and repeats what it said (cpp and m4 locate their own errors, such as a
+    /// missing `#include` file, in the original files).
+    #[error("{message}")]
+    Preprocessor {
+        /// The program (`cpp`, `m4`).
+        program: String,
+        /// What went wrong, starting with the model's name.
+        message: String,
+    },
     /// The front-end failed internally (a bug, reported instead of panicking).
     #[error("{name}: internal error in the SMV front-end: {detail}")]
     Internal {
@@ -86,11 +128,17 @@ pub enum SmvError {
 }
 
 impl SmvError {
-    /// The source range of a model-text problem (`None` for I/O and internal errors).
+    /// The source range of a model-text problem (`None` for I/O, preprocessor and internal
+    /// errors). For a preprocessed model it lies in the original file the problem is in (a
+    /// file of the system's source map after the preprocessed text, see
+    /// [`crate::load_smv_with`]).
     pub fn span(&self) -> Option<Span> {
         match self {
             SmvError::Source { span, .. } => Some(*span),
-            SmvError::Io { .. } | SmvError::Internal { .. } | SmvError::Options { .. } => None,
+            SmvError::Io { .. }
+            | SmvError::Internal { .. }
+            | SmvError::Options { .. }
+            | SmvError::Preprocessor { .. } => None,
         }
     }
 
@@ -104,12 +152,16 @@ impl SmvError {
 
     /// The located error in the model text, already in compiler form (its `Display` is exactly
     /// this error's `Display`: `file:line:col: error: message`, source line and caret);
-    /// `None` for errors that are not about a place in the model (options, I/O, internal),
+    /// `None` for errors that are not about a place in the model (options, I/O,
+    /// preprocessor, internal),
     /// whose `Display` is a plain sentence without `error:` prefix.
     pub fn diagnostic(&self) -> Option<Diagnostic> {
         match self {
             SmvError::Source { diagnostic, .. } => Some(diagnostic.clone()),
-            SmvError::Io { .. } | SmvError::Internal { .. } | SmvError::Options { .. } => None,
+            SmvError::Io { .. }
+            | SmvError::Internal { .. }
+            | SmvError::Options { .. }
+            | SmvError::Preprocessor { .. } => None,
         }
     }
 }

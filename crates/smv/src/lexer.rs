@@ -7,8 +7,11 @@
 //! [`Pragma`]s.
 //!
 //! Identifiers are NuSMV's: a letter or `_`, then letters, digits, `_ $ # -` (so `a-b` is one
-//! name). Word constants follow NuSMV's `0[us]?[bBoOdDhH][width]?_digits`; the width may be
-//! omitted except for decimal constants, and is limited to [`MAX_WORD_WIDTH`] bits.
+//! name); or any text between double quotes (`"a.b"`, `"clock"`, `"x[1]"`: NuSMV's lexer
+//! reads `\"[^\"]*\"` as an identifier and keeps the quotes in its name, so `"x"` and `x`
+//! are two names, and a keyword can be used as a name when quoted). Word constants follow
+//! NuSMV's `0[us]?[bBoOdDhH][width]?_digits`; the width may be omitted except for decimal
+//! constants, and is limited to [`MAX_WORD_WIDTH`] bits.
 
 use hypermut_ir::{FileId, Span};
 use nom::{
@@ -77,7 +80,8 @@ pub struct WordLit {
 /// What a token is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Tok {
-    /// An identifier (letter or `_`, then letters, digits, `_ $ # -`).
+    /// An identifier (letter or `_`, then letters, digits, `_ $ # -`), or a quoted identifier
+    /// with its quotes (`"a.b"`).
     Ident(String),
     /// A decimal integer literal (digits only; the sign is a separate token).
     Int(String),
@@ -349,6 +353,14 @@ pub fn lex(file: FileId, text: &str) -> Lexed {
             } else {
                 (r, Tok::Int(num.to_string()))
             }
+        } else if let Some(r) = rest.strip_prefix('"') {
+            match quoted_len(rest) {
+                Some(len) => (&rest[len..], Tok::Ident(rest[..len].to_string())),
+                None => (
+                    r,
+                    Tok::Bad("unterminated quoted identifier: no closing `\"`".into()),
+                ),
+            }
         } else if let Some((r, s)) = symbol(rest) {
             (r, Tok::Sym(s))
         } else if at_line_start && is_line_directive(rest) {
@@ -362,7 +374,7 @@ pub fn lex(file: FileId, text: &str) -> Lexed {
                 &rest[end..],
                 Tok::Bad(
                     "unexpected preprocessor directive: run the model through `cpp` first \
-                     (NuSMV's `-pre cpp`)"
+                     (NuSMV's `-pre cpp`, hypermut's `--pre cpp`)"
                         .into(),
                 ),
             )
@@ -382,20 +394,35 @@ pub fn lex(file: FileId, text: &str) -> Lexed {
     }
 }
 
+/// The length of the quoted identifier at the start of `i` (which starts with `"`): up to
+/// and including the next `"`, whatever lies between (NuSMV's `\"[^\"]*\"`, newlines
+/// included); `None` when no `"` closes it.
+fn quoted_len(i: &str) -> Option<usize> {
+    i[1..].find('"').map(|k| k + 2)
+}
+
 /// Whether `i` starts with a cpp line directive `# <digits>`.
 fn is_line_directive(i: &str) -> bool {
     i.strip_prefix("# ")
         .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
 }
 
-/// A hierarchical name `a.b[1].c` at the start of `i`.
+/// An identifier, plain or quoted, at the start of `i`; returns the rest.
+fn name_part(i: &str) -> Option<&str> {
+    if i.starts_with('"') {
+        return quoted_len(i).map(|len| &i[len..]);
+    }
+    ident(i).ok().map(|(rest, _)| rest)
+}
+
+/// A hierarchical name `a.b[1].c` (components may be quoted: `a."b.c"`) at the start of `i`.
 fn dotted_name(i: &str) -> Option<&str> {
-    let (mut rest, _) = ident(i).ok()?;
+    let mut rest = name_part(i)?;
     loop {
         if let Some(r) = rest.strip_prefix('.') {
-            match ident(r) {
-                Ok((r2, _)) => rest = r2,
-                Err(_) => break,
+            match name_part(r) {
+                Some(r2) => rest = r2,
+                None => break,
             }
         } else if let Some(r) = rest.strip_prefix('[') {
             let r = r.strip_prefix('-').unwrap_or(r);
@@ -480,6 +507,34 @@ mod tests {
             ]
         );
         assert!(matches!(&toks("$x")[0], Tok::Bad(m) if m.contains("unexpected character `$`")));
+    }
+
+    #[test]
+    fn quoted_identifiers_keep_their_quotes() {
+        assert_eq!(
+            toks("\"a.b\" : \"x[1]\"; \"\" \"next\"(\"c d\")"),
+            vec![
+                Tok::Ident("\"a.b\"".into()),
+                Tok::Sym(":"),
+                Tok::Ident("\"x[1]\"".into()),
+                Tok::Sym(";"),
+                Tok::Ident("\"\"".into()),
+                Tok::Ident("\"next\"".into()),
+                Tok::Sym("("),
+                Tok::Ident("\"c d\"".into()),
+                Tok::Sym(")"),
+                Tok::Eof
+            ]
+        );
+        // Unterminated: a bad token on the opening quote, then the rest as usual.
+        let l = lex(FileId(0), "x \"y : boolean;");
+        assert!(matches!(&l.tokens[1].tok, Tok::Bad(m) if m.contains("unterminated quoted")));
+        assert_eq!((l.tokens[1].span.start, l.tokens[1].span.end), (2, 3));
+        assert_eq!(l.tokens[2].tok, Tok::Ident("y".into()));
+        // In pragmas too.
+        let p = &lex(FileId(0), "-- @output \"a.b\", \"c\".\"d e\", x\n").pragmas[0];
+        let names: Vec<&str> = p.names.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["\"a.b\"", "\"c\".\"d e\"", "x"]);
     }
 
     #[test]

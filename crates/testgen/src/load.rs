@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 pub use hypermut_ir::Language;
 use hypermut_ir::{Diagnostic, Severity, System};
+pub use hypermut_smv::Preprocessor;
 use hypermut_smv::SmvOptions;
 use hypermut_verilog::VerilogOptions;
 
@@ -37,6 +38,9 @@ pub struct FrontendOptions {
     pub inputs: Option<Vec<String>>,
     /// SMV: exactly these variables or DEFINEs are outputs (replaces `-- @output`).
     pub outputs: Option<Vec<String>>,
+    /// SMV: the external preprocessors the model goes through first, in order (`--pre`,
+    /// NuSMV's `-pre`; [`SmvOptions::pre`]).
+    pub pre: Vec<Preprocessor>,
     /// Verilog: the top module (default: of the modules nothing instantiates, the one with the
     /// deepest hierarchy, as yosys `hierarchy -auto-top` chooses).
     pub top: Option<String>,
@@ -63,6 +67,7 @@ impl FrontendOptions {
         SmvOptions {
             inputs: self.inputs.clone(),
             outputs: self.outputs.clone(),
+            pre: self.pre.clone(),
         }
     }
 
@@ -181,6 +186,7 @@ fn load_files(paths: &[PathBuf], options: &FrontendOptions) -> Result<Loaded> {
             for (option, given) in [
                 ("--inputs", options.inputs.is_some()),
                 ("--outputs", options.outputs.is_some()),
+                ("--pre", !options.pre.is_empty()),
             ] {
                 if given {
                     return Err(Error::SmvOnlyOption {
@@ -282,9 +288,13 @@ impl Model {
 
     /// For an SMV model, the front-end options a mutant's edited source is re-read with
     /// (NuSMV's static checks: types, constant ranges, exhaustive `case`, no circular
-    /// definitions); `None` for Verilog designs.
+    /// definitions); `None` for Verilog designs. Without preprocessors: the source of a
+    /// mutant of a preprocessed model is already preprocessed text.
     pub fn smv_recheck(&self) -> Option<SmvOptions> {
-        (self.language == Language::Smv).then(|| self.options.smv())
+        (self.language == Language::Smv).then(|| SmvOptions {
+            pre: Vec::new(),
+            ..self.options.smv()
+        })
     }
 }
 
@@ -306,6 +316,11 @@ pub fn model_hash(sys: &System, options: &FrontendOptions) -> String {
         all.push_str(&f.text);
     }
     all.push_str(&described);
+    // Only when set, so that the hashes of models read without preprocessor stay as they were.
+    if !options.pre.is_empty() {
+        let names: Vec<&str> = options.pre.iter().map(|p| p.name()).collect();
+        all.push_str(&format!("|pre: {}", names.join(" ")));
+    }
     text_hash(&all)
 }
 
@@ -446,6 +461,34 @@ mod tests {
             load(&[], &FrontendOptions::default()),
             Err(Error::NoModel)
         ));
+    }
+
+    #[test]
+    fn preprocessors_are_an_smv_option() {
+        let pre = FrontendOptions {
+            pre: vec![Preprocessor::Cpp],
+            ..FrontendOptions::default()
+        };
+        assert_eq!(pre.smv().pre, [Preprocessor::Cpp]);
+        let e = load(&[PathBuf::from("d.v")], &pre).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                Error::SmvOnlyOption {
+                    option: "--pre",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let sys = System::new("m");
+        assert_ne!(
+            model_hash(&sys, &pre),
+            model_hash(&sys, &FrontendOptions::default())
+        );
+        // A mutant's source is preprocessed text already: it is re-read without them.
+        let m = Model::new(System::new("m"), Path::new("m.smv"), &pre).expect("model");
+        assert_eq!(m.smv_recheck().map(|o| o.pre), Some(vec![]));
     }
 
     /// The bundled models of a folder with an extension.

@@ -41,10 +41,43 @@ pub(crate) fn join(path: &str, name: &str) -> String {
     }
 }
 
+/// The last component of a hierarchical name (`c` of `a.b.c`); dots inside quoted
+/// components (`a."b.c"`) do not separate components.
+pub(crate) fn last_component(full: &str) -> &str {
+    let mut quoted = false;
+    let mut start = 0;
+    for (i, c) in full.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '.' if !quoted => start = i + 1,
+            _ => {}
+        }
+    }
+    &full[start..]
+}
+
 /// The enumeration of an enum type.
 pub(crate) fn enum_of(t: Type) -> Option<EnumId> {
     match t {
         Type::Enum(e) => Some(e),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_components_respect_quotes() {
+        for (full, last) in [
+            ("x", "x"),
+            ("a.b.c", "c"),
+            ("a.\"b.c\"", "\"b.c\""),
+            ("\"a.b\"", "\"a.b\""),
+            ("\"a.b\".x", "x"),
+        ] {
+            assert_eq!(last_component(full), last, "{full}");
+        }
     }
 }

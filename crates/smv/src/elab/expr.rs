@@ -23,7 +23,7 @@ use num_bigint::BigUint;
 use crate::ast::{BinOp, CaseBranch, Expr, ExprKind, VarKind};
 use crate::error::Diag;
 
-use super::common::{enum_of, first_place, NextMode};
+use super::common::{enum_of, first_place, last_component, NextMode};
 use super::names::Target;
 use super::state::{Elab, InstId, MacroState, Sym};
 use super::types::MAX_ENUMERATED;
@@ -217,7 +217,7 @@ impl<'a> Elab<'a> {
             Target::Inst(i) => {
                 let path = self.insts.get(i).map_or("self", |x| x.path.as_str());
                 // An instance named like a symbolic constant denotes the constant as a value.
-                let last = path.rsplit('.').next().unwrap_or(path).to_string();
+                let last = last_component(path).to_string();
                 if self.consts.contains_key(&last) {
                     return self.constant(&last, span, expected);
                 }

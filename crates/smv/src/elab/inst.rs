@@ -16,9 +16,9 @@ use hypermut_ir::{Role, Span};
 use crate::ast::{
     AssignKind, DefineBody, Expr, Ident, Module, Section, Suffix, TypeKind, TypeSpec, VarKind,
 };
-use crate::error::Diag;
+use crate::error::{Diag, LINE};
 
-use super::common::join;
+use super::common::{join, last_component};
 use super::state::{DefineInfo, Elab, Inst, InstId, MacroState, Proc, Sym, VarInfo};
 
 /// Most array elements one declaration may create.
@@ -35,14 +35,14 @@ impl<'a> Elab<'a> {
     pub(super) fn index_modules(&mut self) -> Result<(), Diag> {
         for m in &self.program.modules {
             if let Some(prev) = self.modules.insert(&m.name.name, m) {
-                let line = self.st.sys.sources.location(prev.name.span).line;
                 return Err(Diag::new(
                     m.name.span,
                     format!(
-                        "duplicate module `{}` (first declared on line {line})",
+                        "duplicate module `{}` (first declared on {LINE})",
                         m.name.name
                     ),
-                ));
+                )
+                .with_line_of(prev.name.span));
             }
         }
         let Some(main) = self.modules.get("main") else {
@@ -241,12 +241,12 @@ impl<'a> Elab<'a> {
     /// Registers a name, rejecting duplicates.
     pub(super) fn declare_sym(&mut self, full: String, sym: Sym, span: Span) -> Result<(), Diag> {
         if let Some((_, first)) = self.syms.get(&full) {
-            let line = self.st.sys.sources.location(*first).line;
-            let short = full.rsplit('.').next().unwrap_or(&full).to_string();
+            let short = last_component(&full).to_string();
             return Err(Diag::new(
                 span,
-                format!("duplicate declaration of `{short}` (first declared on line {line})"),
-            ));
+                format!("duplicate declaration of `{short}` (first declared on {LINE})"),
+            )
+            .with_line_of(*first));
         }
         self.syms.insert(full, (sym, span));
         Ok(())

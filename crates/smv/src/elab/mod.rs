@@ -27,21 +27,22 @@ mod types;
 
 use std::collections::HashMap;
 
-use hypermut_ir::{Diagnostic, Severity, System};
+use hypermut_ir::{Severity, System};
 
 use crate::ast::Program;
 use crate::error::Diag;
 use crate::lexer::Pragma;
 use crate::options::SmvOptions;
 
+pub(crate) use state::Report;
 use state::{Elab, Scratch};
 
 /// The result of elaboration.
 pub(crate) struct Elaborated {
     /// The system.
     pub system: System,
-    /// Warnings and notes for the user.
-    pub diagnostics: Vec<Diagnostic>,
+    /// Warnings and notes for the user, in the order they were found.
+    pub diagnostics: Vec<Report>,
     /// The instance each property was written in.
     pub property_instances: Vec<String>,
 }
@@ -115,8 +116,6 @@ pub(crate) fn elaborate(
              rejects it; the first use is shown)",
         );
     }
-    let mut seen = std::collections::HashSet::new();
-    e.diagnostics.retain(|d| seen.insert(d.clone()));
     Ok(Elaborated {
         system: e.st.sys,
         diagnostics: e.diagnostics,

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use hypermut_ir::{Diagnostic, EnumId, ExprId, Severity, Span, System, Type, VarId};
+use hypermut_ir::{EnumId, ExprId, Severity, Span, System, Type, VarId};
 
 use crate::ast::{Assign, Expr, Module, Program, Section, VarKind};
 
@@ -114,6 +114,17 @@ pub(crate) struct Scratch {
     pub next_uses: HashMap<VarId, Span>,
 }
 
+/// A warning or note of the elaboration, before it is rendered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Report {
+    /// Warning or note.
+    pub severity: Severity,
+    /// Where (in the parsed text).
+    pub span: Span,
+    /// What it says.
+    pub message: String,
+}
+
 /// One `next(x) := e` (possibly one per process).
 pub(crate) struct NextAssign {
     /// The process whose step performs it.
@@ -165,8 +176,9 @@ pub(crate) struct Elab<'a> {
     pub pending_cases: HashMap<ExprId, PendingCase>,
     /// `case` nodes known to be exhaustive.
     pub exhaustive_ok: std::collections::HashSet<ExprId>,
-    /// Warnings and notes for the user (skipped specifications, unchecked conditions, …).
-    pub diagnostics: Vec<Diagnostic>,
+    /// Warnings and notes for the user (skipped specifications, unchecked conditions, …),
+    /// rendered by the caller (which knows where preprocessed text came from).
+    pub diagnostics: Vec<Report>,
     /// The instance each property was written in.
     pub property_instances: Vec<String>,
     /// Reusable current/next state vectors for the `case` checks (all `None`).
@@ -195,10 +207,13 @@ pub(crate) struct PendingCase {
 }
 
 impl Elab<'_> {
-    /// Records a warning or note at `span` (duplicates are dropped at the end).
+    /// Records a warning or note at `span` (duplicates are dropped when they are rendered).
     pub(crate) fn report(&mut self, severity: Severity, span: Span, message: impl Into<String>) {
-        let d = Diagnostic::at(severity, &self.st.sys.sources, span, message);
-        self.diagnostics.push(d);
+        self.diagnostics.push(Report {
+            severity,
+            span,
+            message: message.into(),
+        });
     }
 
     /// The hierarchical name of `name` inside instance `ctx`.

@@ -5,10 +5,10 @@
 //! sets). As in NuSMV, `!` and unary `-` apply to a primary expression: `!a = b` is
 //! `(!a) = b`. Temporal operators are only recognised inside CTL/LTL specifications.
 
-use hypermut_ir::UnOp;
+use hypermut_ir::{Span, UnOp};
 
 use crate::ast::{BinOp, CaseBranch, Expr, ExprKind, Ident, TempOp, BUILTINS, TEMPORAL_PREFIX};
-use crate::error::Diag;
+use crate::error::{Diag, LINE};
 use crate::lexer::Tok;
 
 use super::decl::parse_int;
@@ -517,8 +517,13 @@ impl Parser<'_> {
     /// `case c1 : e1; … esac`.
     fn case(&mut self) -> Result<Expr, Diag> {
         let open = self.bump().span;
-        let line = self.line_of(open.start as usize);
-        let missing = || format!("missing `esac`: the `case` on line {line} is not closed");
+        let missing = |at: Span| {
+            Diag::new(
+                at,
+                format!("missing `esac`: the `case` on {LINE} is not closed"),
+            )
+            .with_line_of(open)
+        };
         let mut branches = Vec::new();
         loop {
             let t = self.peek();
@@ -535,26 +540,16 @@ impl Parser<'_> {
             // A section keyword or `init(` (only legal on an assignment's left) cannot start
             // a branch: the `case` was left open.
             if t.is_section_start() || t.is_kw("init") {
-                return Err(Diag::new(t.span, missing()));
+                return Err(missing(t.span));
             }
             let cond = self.expr()?;
             if self.peek().is_sym(":=") {
-                return Err(Diag::new(cond.span, missing()));
+                return Err(missing(cond.span));
             }
             self.expect_sym(":")?;
             let value = self.expr()?;
             self.expect_sym(";")?;
             branches.push(CaseBranch { cond, value });
         }
-    }
-
-    /// 1-based line of a byte offset.
-    fn line_of(&self, offset: usize) -> usize {
-        let end = offset.min(self.text.len());
-        self.text.as_bytes()[..end]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count()
-            + 1
     }
 }

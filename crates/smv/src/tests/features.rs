@@ -431,6 +431,7 @@ fn io_options_override_the_pragmas() {
     let opts = SmvOptions {
         inputs: Some(vec!["f".into()]),
         outputs: Some(vec!["d".into(), "a".into()]),
+        ..SmvOptions::default()
     };
     let l = parse_smv_with("t.smv", text, &opts).unwrap_or_else(|e| panic!("{e}"));
     let outs: Vec<&str> = l.system.outputs.iter().map(|o| o.name.as_str()).collect();

@@ -1,5 +1,5 @@
-//! End-to-end tests of `parse_smv`: the golden models, malformed inputs, pragmas, semantics
-//! and robustness.
+//! End-to-end tests of `parse_smv`: the golden models, malformed inputs, pragmas, semantics,
+//! preprocessed models, quoted identifiers and robustness.
 
 mod beverage;
 mod corpus;
@@ -7,6 +7,8 @@ mod features;
 mod fuzz;
 mod malformed;
 mod pragmas;
+mod preprocess;
+mod quoted;
 mod semantics;
 
 use hypermut_ir::{ExprId, System};
