@@ -78,6 +78,9 @@ enum Command {
     /// Is there a definite (or potential) test of exactly K + 1 steps for one mutant? Exit
     /// code 0 found, 1 none, 2 error or time limit.
     Search(cmd::search::Args),
+    /// Run a results directory's tests against a model with the same interface: pass / fail /
+    /// inconclusive per test. Exit code 0 all pass or inconclusive, 1 some fail, 2 error.
+    Run(cmd::run::Args),
 }
 
 impl Command {
@@ -92,6 +95,7 @@ impl Command {
             Command::Mutant(a) => Some((&mut a.model.options, "files")),
             Command::Testbench(a) => Some((&mut a.model.options, "files")),
             Command::Search(a) => Some((&mut a.model.options, "files")),
+            Command::Run(a) => Some((&mut a.model.options, "files")),
             Command::Merge(a) => Some((&mut a.model, "paths")),
             Command::Table(_) | Command::Prove(_) => None,
         }
@@ -137,6 +141,7 @@ fn main() -> ExitCode {
         Command::Table(args) => cmd::table::run(&args),
         Command::Testbench(args) => cmd::testbench::run(&args),
         Command::Search(args) => return ExitCode::from(cmd::search::run(&args)),
+        Command::Run(args) => return ExitCode::from(cmd::run::run(&args)),
         Command::Prove(args) => match cmd::prove::run(&args) {
             Ok(code) => return ExitCode::from(code),
             Err(e) => Err(e),

@@ -39,6 +39,7 @@ pub mod merge;
 pub mod record;
 pub mod reset;
 pub mod run;
+pub mod runner;
 pub mod select;
 pub mod store;
 pub mod suite;
