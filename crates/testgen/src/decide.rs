@@ -21,6 +21,7 @@ use crate::load::Model;
 use crate::record::{KillClass, MutantRecord, MutantVerdict, ProductSize};
 use crate::select::location;
 use crate::testfile::TestFile;
+use crate::waveform;
 
 /// At most this many allowed output valuations are listed per test step.
 const ALLOWED_CAP: usize = 16;
@@ -61,6 +62,10 @@ pub struct Decision {
     pub witness: Option<Witness>,
     /// The certificate circuit (Certifaiger), for a mutant IC3 proved equivalent.
     pub certificate: Option<Aig>,
+    /// The VCD waveform of the killing test ([`crate::waveform`]), when it could be built.
+    pub waveform: Option<Vec<u8>>,
+    /// What went wrong without changing the verdict (e.g. no waveform for the test).
+    pub warnings: Vec<String>,
 }
 
 /// Decides mutants of one model (what does not change from mutant to mutant).
@@ -102,6 +107,8 @@ impl<'a> Decider<'a> {
             test: None,
             witness: None,
             certificate: None,
+            waveform: None,
+            warnings: Vec::new(),
         };
         if let Err(e) = self.decide_inner(m, &mut d, start) {
             d.record.outcome = match &e {
@@ -112,6 +119,7 @@ impl<'a> Decider<'a> {
             d.test = None;
             d.witness = None;
             d.certificate = None;
+            d.waveform = None;
         }
         d.record.millis = start.elapsed().as_millis() as u64;
         d
@@ -289,6 +297,13 @@ impl<'a> Decider<'a> {
                     Err(Error::Bmc(BmcError::Interrupted)) => Vec::new(),
                     Err(e) => return Err(e),
                 };
+                // The waveform is a convenience: a test without one is still stored.
+                match waveform::test_vcd(&mp, &file.test) {
+                    Ok(vcd) => d.waveform = Some(vcd),
+                    Err(e) => d
+                        .warnings
+                        .push(format!("mutant {}: no waveform: {e}", m.id)),
+                }
                 d.test = Some(file);
                 d.witness = Some(w);
             }

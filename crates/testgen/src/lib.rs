@@ -46,6 +46,7 @@ pub mod suite;
 pub mod table;
 pub mod testbench;
 pub mod testfile;
+pub mod waveform;
 
 pub use convention::Convention;
 pub use decide::{original_ands, DecideOptions, Decider, Decision};

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::layout::record_files;
+use crate::layout::{optional_file, record_files};
 use crate::load::Model;
 use crate::record::{MutantRecord, RunInfo};
 use crate::run::{finish, run_info, Finish, RunReport};
@@ -182,7 +182,7 @@ pub fn merge(model: &Model, shards: &[PathBuf], options: &MergeOptions) -> Resul
             let from = s.dir.join(&rel);
             if from.exists() {
                 copies.push((from, options.out.join(&rel)));
-            } else if !rel.starts_with("witnesses/") {
+            } else if !optional_file(&rel) {
                 return refuse(format!(
                     "{} is missing (referenced by mutant {})",
                     from.display(),

@@ -11,6 +11,7 @@ use hypermut_mutate::Mutant;
 
 use crate::decide::{DecideOptions, Decider};
 use crate::error::{Error, Result};
+use crate::layout;
 use crate::load::{text_hash, Model};
 use crate::record::{Counts, MutantRecord, RunInfo, Summary};
 use crate::select::{location, Selection, Shard};
@@ -145,12 +146,23 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
     let new_records: Vec<MutantRecord> = pool.install(|| {
         todo.par_iter()
             .map(|m| {
-                let rec = store.write_decision(decider.decide(m));
+                let mut d = decider.decide(m);
+                let mut warnings = std::mem::take(&mut d.warnings);
+                let waveform = d.waveform.take();
+                let rec = store.write_decision(d);
+                if let (Some(vcd), Some(_)) = (waveform, &rec.test) {
+                    if let Err(e) = store.write(&layout::waveform_file(rec.id), &vcd) {
+                        warnings.push(format!("mutant {}: no waveform: {e}", rec.id));
+                    }
+                }
                 let appended = store.append(&rec);
                 let mut guard = shared.lock().unwrap_or_else(|p| p.into_inner());
                 let (counts, progress) = &mut *guard;
                 if let Err(e) = appended {
                     progress.warning(&e.to_string());
+                }
+                for w in &warnings {
+                    progress.warning(w);
                 }
                 counts.add_record(&rec);
                 progress.decided(&rec, counts);
