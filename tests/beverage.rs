@@ -8,7 +8,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::hypermut_ok;
-use hypermut_ir::{Frame, Interpreter, Value, VarId};
+use hypermut_ir::{Frame, Interpreter, System, Value};
 use hypermut_mutate::{conditional, enumerate, make_controllable, Operator};
 use hypermut_testkit::repo;
 use hypermut_testkit::sim::parse_test_value;
@@ -66,45 +66,8 @@ fn refill_mutant_is_killed_by_the_shortest_test_and_replays() {
 
     // Independent replay on the word-level model: rebuild the conditional mutant from the
     // source, feed the test's inputs and nd values, run original and mutant separately.
-    let sys = hypermut_smv::load_smv(&repo::path(BEVERAGE)).expect("model loads");
-    let mutant = enumerate(&sys, &Operator::ALL)
-        .into_iter()
-        .find(|m| {
-            sys.sources
-                .location(m.span)
-                .to_string()
-                .ends_with(&line_col)
-                && m.replacement == "1"
-        })
-        .expect("the mutant");
-    let mut cm = conditional(&sys, &mutant).expect("conditional mutant");
-    make_controllable(&mut cm.system, &[cm.mut_var]).expect("nd transformation");
-    let s = &cm.system;
-    let by_name = |n: &str| -> VarId {
-        s.var_by_name(n)
-            .unwrap_or_else(|| panic!("no variable {n}"))
-    };
-    let stimulus: Vec<Frame> = frames
-        .iter()
-        .map(|f| {
-            let mut fr = Frame::default();
-            for section in ["inputs", "nd"] {
-                for (name, v) in f[section].as_object().expect("map") {
-                    let var = by_name(name);
-                    let val = parse_test_value(s, s.var(var).ty, v.as_str().expect("text"))
-                        .expect("a value of the variable's type");
-                    fr.inputs.insert(var, val);
-                }
-            }
-            fr
-        })
-        .collect();
-    let run = |m: bool| {
-        Interpreter::new(s)
-            .run(&HashMap::from([(cm.mut_var, Value::Bool(m))]), &stimulus)
-            .expect("replay runs")
-    };
-    let (orig, mutated) = (run(false), run(true));
+    let (system, orig, mutated) = replay(&line_col, "1", frames);
+    let s = &system;
     let out_idx = s
         .outputs
         .iter()
@@ -114,18 +77,12 @@ fn refill_mutant_is_killed_by_the_shortest_test_and_replays() {
     for (k, f) in frames.iter().enumerate() {
         let expected = parse_test_value(s, ty, f["outputs"]["out"].as_str().expect("out"))
             .expect("a value of the output's type");
-        assert_eq!(orig.outputs[k][out_idx], expected, "original, frame {k}");
+        assert_eq!(orig[k][out_idx], expected, "original, frame {k}");
         if k < 5 {
-            assert_eq!(
-                mutated.outputs[k], orig.outputs[k],
-                "mutant agrees in frame {k}"
-            );
+            assert_eq!(mutated[k], orig[k], "mutant agrees in frame {k}");
         }
     }
-    assert_ne!(
-        mutated.outputs[5], orig.outputs[5],
-        "mutant differs in the last frame"
-    );
+    assert_ne!(mutated[5], orig[5], "mutant differs in the last frame");
     assert_eq!(test["mutant_outputs"]["out"], "none");
 }
 
@@ -212,27 +169,53 @@ fn example_3_classes_come_out_of_testgen() {
             .expect("test file"),
     )
     .expect("valid JSON");
+    let frames = test["frames"].as_array().expect("frames");
+    let (system, orig, mutated) = replay(&refill[BEVERAGE.len()..], "{1, 2}", frames);
+    let s = &system;
+    let o = s.outputs.iter().position(|o| o.name == "out").expect("out");
+    let ty = s.ty(s.outputs[o].expr);
+    for (k, f) in frames.iter().enumerate() {
+        let expected =
+            parse_test_value(s, ty, f["outputs"]["out"].as_str().expect("out")).expect("a value");
+        assert_eq!(orig[k][o], expected, "original, frame {k}");
+    }
+    assert!(
+        (0..frames.len()).any(|k| mutated[k] != orig[k]),
+        "with the test's nd values the mutant fails the test"
+    );
+}
+
+/// Independent replay of a test file's frames on the word-level model: the beverage mutant at
+/// `line_col` (`:line:col`) with `replacement`, made into a conditional mutant with
+/// controllable nondeterminism, run with `mut = 0` and `mut = 1` on the test's inputs and nd
+/// values. Returns the system and the outputs per frame of original and mutant.
+fn replay(
+    line_col: &str,
+    replacement: &str,
+    frames: &[Json],
+) -> (System, Vec<Vec<Value>>, Vec<Vec<Value>>) {
     let sys = hypermut_smv::load_smv(&repo::path(BEVERAGE)).expect("model loads");
     let mutant = enumerate(&sys, &Operator::ALL)
         .into_iter()
         .find(|m| {
-            refill.ends_with(&sys.sources.location(m.span).to_string()[BEVERAGE.len()..])
-                && m.replacement == "{1, 2}"
+            sys.sources.location(m.span).to_string().ends_with(line_col)
+                && m.replacement == replacement
         })
         .expect("the mutant");
     let mut cm = conditional(&sys, &mutant).expect("conditional mutant");
     make_controllable(&mut cm.system, &[cm.mut_var]).expect("nd transformation");
     let s = &cm.system;
-    let frames = test["frames"].as_array().expect("frames");
     let stimulus: Vec<Frame> = frames
         .iter()
         .map(|f| {
             let mut fr = Frame::default();
             for section in ["inputs", "nd"] {
                 for (name, v) in f[section].as_object().expect("map") {
-                    let var = s.var_by_name(name).expect("variable");
+                    let var = s
+                        .var_by_name(name)
+                        .unwrap_or_else(|| panic!("no variable {name}"));
                     let val = parse_test_value(s, s.var(var).ty, v.as_str().expect("text"))
-                        .expect("a value");
+                        .expect("a value of the variable's type");
                     fr.inputs.insert(var, val);
                 }
             }
@@ -243,17 +226,8 @@ fn example_3_classes_come_out_of_testgen() {
         Interpreter::new(s)
             .run(&HashMap::from([(cm.mut_var, Value::Bool(m))]), &stimulus)
             .expect("replay runs")
+            .outputs
     };
     let (orig, mutated) = (run(false), run(true));
-    let o = s.outputs.iter().position(|o| o.name == "out").expect("out");
-    let ty = s.ty(s.outputs[o].expr);
-    for (k, f) in frames.iter().enumerate() {
-        let expected =
-            parse_test_value(s, ty, f["outputs"]["out"].as_str().expect("out")).expect("a value");
-        assert_eq!(orig.outputs[k][o], expected, "original, frame {k}");
-    }
-    assert!(
-        (0..frames.len()).any(|k| mutated.outputs[k] != orig.outputs[k]),
-        "with the test's nd values the mutant fails the test"
-    );
+    (cm.system, orig, mutated)
 }

@@ -6,15 +6,15 @@
 //! the two runs differ: a definite or potential test of length k may need all k + 1 steps,
 //! because other behaviours of the mutant agree with the original for longer than this one.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use hypermut_aig::blast::Blasted;
 use hypermut_aig::Witness;
-use hypermut_ir::{Frame, Interpreter, Value, VarId};
+use hypermut_ir::{Frame, Interpreter, Value};
 use hypermut_mutate::{ConditionalMutant, NdInput};
 
 use crate::error::HyperError;
-use crate::test::{decode_inputs, Blocked, Test, TestFrame};
+use crate::test::{decode_inputs, output_map, test_frame, Blocked, Test};
 
 /// The test of `depth + 1` steps whose inputs and expected outputs come from `original` (a
 /// run of the conditional mutant's circuit `blasted` with `mut = 0`), checked against
@@ -72,36 +72,8 @@ pub fn test_from_runs(
             "the mutant's run answers the test like the original".into(),
         ));
     }
-    let nd_vars: Vec<VarId> = nd.iter().map(|n| n.var).collect();
-    let out_map = |vals: &[Value]| -> BTreeMap<String, String> {
-        sys.outputs
-            .iter()
-            .zip(vals)
-            .map(|(o, v)| (o.name.clone(), v.display(sys.ty(o.expr), &sys.enums)))
-            .collect()
-    };
     let steps = (0..=depth)
-        .map(|k| {
-            let mut tf = TestFrame {
-                inputs: BTreeMap::new(),
-                nd: BTreeMap::new(),
-                outputs: out_map(&orig.outputs[k]),
-            };
-            for (v, val) in &fo[k].inputs {
-                let name = sys.var(*v).name.clone();
-                if nd_vars.contains(v) {
-                    let shown = match val {
-                        Value::Bits { bits, .. } => bits.to_string(),
-                        other => other.display(sys.var(*v).ty, &sys.enums),
-                    };
-                    tf.nd.insert(name, shown);
-                } else {
-                    tf.inputs
-                        .insert(name, val.display(sys.var(*v).ty, &sys.enums));
-                }
-            }
-            tf
-        })
+        .map(|k| test_frame(sys, nd, &fo[k], Some(&orig.outputs[k])))
         .collect();
     let last = blocked_at.map_or(depth, |k| k.saturating_sub(1));
     Ok(Test {
@@ -111,7 +83,7 @@ pub fn test_from_runs(
         mutant_outputs: mutn
             .outputs
             .get(last)
-            .map(|v| out_map(v))
+            .map(|v| output_map(sys, v))
             .unwrap_or_default(),
         requires_nd_control: false,
         blocked: blocked_at.map(|_| Blocked::Mutant),

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use hypermut_aig::blast::Blasted;
 use hypermut_aig::Witness;
-use hypermut_ir::{Frame, Interpreter, Value, VarId};
+use hypermut_ir::{Frame, Interpreter, System, Value, VarId};
 use hypermut_mutate::{ConditionalMutant, NdInput};
 
 use crate::error::HyperError;
@@ -91,6 +91,45 @@ pub(crate) fn decode_inputs(
     Ok(frames)
 }
 
+/// The outputs `vals` of `sys` by name, shown as the test file shows values.
+pub(crate) fn output_map(sys: &System, vals: &[Value]) -> BTreeMap<String, String> {
+    sys.outputs
+        .iter()
+        .zip(vals)
+        .map(|(o, v)| (o.name.clone(), v.display(sys.ty(o.expr), &sys.enums)))
+        .collect()
+}
+
+/// One step of a test: the inputs and nd values applied in `frame` (a choice selector shown
+/// as the index of the chosen alternative) and the original's `outputs` (none in a step the
+/// original cannot take).
+pub(crate) fn test_frame(
+    sys: &System,
+    nd: &[NdInput],
+    frame: &Frame,
+    outputs: Option<&[Value]>,
+) -> TestFrame {
+    let mut tf = TestFrame {
+        inputs: BTreeMap::new(),
+        nd: BTreeMap::new(),
+        outputs: outputs.map(|o| output_map(sys, o)).unwrap_or_default(),
+    };
+    for (v, val) in &frame.inputs {
+        let name = sys.var(*v).name.clone();
+        let shown = || val.display(sys.var(*v).ty, &sys.enums);
+        if nd.iter().any(|n| n.var == *v) {
+            let shown = match val {
+                Value::Bits { bits, .. } => bits.to_string(),
+                _ => shown(),
+            };
+            tf.nd.insert(name, shown);
+        } else {
+            tf.inputs.insert(name, shown());
+        }
+    }
+    tf
+}
+
 /// Cuts a test from a witness of the product of `cm` (nd-transformed, blasted as `blasted`)
 /// and replays it on the word-level system: with `mut = 0` it yields the expected outputs,
 /// with `mut = 1` the outputs agree up to the last step and differ there. When the original's
@@ -137,49 +176,19 @@ pub fn extract_test(
         (false, true) => Some(Blocked::Original),
         _ => None,
     };
-    let nd_vars: Vec<VarId> = nd.iter().map(|n| n.var).collect();
-    let show = |v: VarId, val: &Value| val.display(sys.var(v).ty, &sys.enums);
-    let out_map = |vals: &[Value]| -> BTreeMap<String, String> {
-        sys.outputs
-            .iter()
-            .zip(vals)
-            .map(|(o, v)| (o.name.clone(), v.display(sys.ty(o.expr), &sys.enums)))
-            .collect()
-    };
     let test_frames: Vec<TestFrame> = (0..=depth)
         .map(|k| {
             // The original has no outputs in a step it cannot take.
             let refused = k == depth && blocked == Some(Blocked::Original);
-            let mut tf = TestFrame {
-                inputs: BTreeMap::new(),
-                nd: BTreeMap::new(),
-                outputs: if refused {
-                    BTreeMap::new()
-                } else {
-                    out_map(&orig.outputs[k])
-                },
-            };
-            for (v, val) in &frames[k].inputs {
-                let name = sys.var(*v).name.clone();
-                if nd_vars.contains(v) {
-                    // A choice selector is shown as the index of the chosen alternative.
-                    let shown = match val {
-                        Value::Bits { bits, .. } => bits.to_string(),
-                        other => show(*v, other),
-                    };
-                    tf.nd.insert(name, shown);
-                } else {
-                    tf.inputs.insert(name, show(*v, val));
-                }
-            }
-            tf
+            let outputs = (!refused).then(|| orig.outputs[k].as_slice());
+            test_frame(sys, nd, &frames[k], outputs)
         })
         .collect();
     Ok(Test {
         mutant: cm.mutant.id,
         depth,
         requires_nd_control: !nd.is_empty(),
-        mutant_outputs: out_map(&mutant.outputs[depth]),
+        mutant_outputs: output_map(sys, &mutant.outputs[depth]),
         blocked,
         frames: test_frames,
     })
