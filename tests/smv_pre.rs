@@ -80,6 +80,42 @@ fn cpp_models_load_and_their_mutants_are_preprocessed_text() {
         "{stderr}"
     );
     assert!(text(&listed.stdout).lines().count() > 5);
+    // Mutants are located in the files the user wrote (the model and its include), not in
+    // the preprocessed text: where no macro is involved, the original text starts there.
+    let json = hypermut(&["mutants", "--json", "--pre", "cpp", m]);
+    assert!(json.status.success(), "{}", text(&json.stderr));
+    let listing: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let mutants = listing.as_array().expect("a list of mutants");
+    let defs = dir.path().join("defs.smv");
+    let files = [(m.to_string(), MODEL), (defs.display().to_string(), DEFS)];
+    let mut checked = 0;
+    let mut in_defs = 0;
+    for mutant in mutants {
+        let location = mutant["location"].as_str().expect("a location");
+        let original = mutant["original"].as_str().expect("the original text");
+        let mut parts = location.rsplitn(3, ':');
+        let column: usize = parts.next().and_then(|c| c.parse().ok()).expect("a column");
+        let line: usize = parts.next().and_then(|l| l.parse().ok()).expect("a line");
+        let file = parts.next().expect("a file");
+        let (_, source) = files
+            .iter()
+            .find(|(name, _)| name == file)
+            .unwrap_or_else(|| panic!("{location}: not the model or its include"));
+        in_defs += usize::from(file != m);
+        let text_line = source.lines().nth(line - 1).expect("the line exists");
+        let at = text_line.get(column - 1..).expect("the column exists");
+        if !original.chars().any(|c| c.is_ascii_digit()) {
+            assert!(
+                at.starts_with(original),
+                "{location}: `{at}` for `{original}`"
+            );
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 10 && in_defs > 0,
+        "{checked} checked, {in_defs} in defs.smv"
+    );
     // A mutant is the preprocessed text with the edit: markers, macros expanded.
     let out = dir.path().join("mutant.smv");
     let o = out.to_str().expect("a UTF-8 path");
@@ -106,6 +142,53 @@ fn cpp_models_load_and_their_mutants_are_preprocessed_text() {
     .expect("write");
     let (ok, said) = run(Command::new(&nusmv).arg("-source").arg(&cmds).arg(&out));
     assert!(ok && !said.contains("rror"), "NuSMV on the mutant:\n{said}");
+}
+
+/// `hypermut table --pre cpp`: a table's SMV models go through the preprocessor too, and
+/// the per-mutant rows locate every mutant in the model or its include.
+#[test]
+fn tables_take_preprocessed_models() {
+    if !have("cpp") {
+        return;
+    }
+    let (dir, path) = model_folder();
+    let m = path.to_str().expect("a UTF-8 path");
+    let out = dir.path().join("table");
+    let csv = dir.path().join("mutants.csv");
+    let (o, c) = (out.to_str().expect("UTF-8"), csv.to_str().expect("UTF-8"));
+    let common = [
+        "--bound",
+        "3",
+        "--timeout",
+        "5",
+        "--search-timeout",
+        "0",
+        "--out",
+        o,
+    ];
+    let mut plain = vec!["table", m];
+    plain.extend(common);
+    let refused = hypermut(&plain);
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stderr));
+    let mut with_pre = vec!["table", m, "--pre", "cpp", "--mutant-csv", c];
+    with_pre.extend(common);
+    let table = hypermut(&with_pre);
+    assert!(table.status.success(), "{}", text(&table.stderr));
+    let rows = std::fs::read_to_string(&csv).expect("the per-mutant CSV");
+    let defs = dir.path().join("defs.smv").display().to_string();
+    let sites: Vec<&str> = rows
+        .lines()
+        .skip(1)
+        .map(|row| row.split(',').nth(3).expect("a site column"))
+        .collect();
+    assert!(sites.len() > 10, "{rows}");
+    for site in &sites {
+        assert!(
+            site.starts_with(&format!("{m}:")) || site.starts_with(&format!("{defs}:")),
+            "{site}"
+        );
+    }
+    assert!(sites.iter().any(|s| s.starts_with(&defs)), "{rows}");
 }
 
 #[test]

@@ -137,6 +137,24 @@ pub fn original_span(sources: &SourceMap, span: Span) -> Span {
     Origins::from_markers(sources, span.file).map(sources, span)
 }
 
+/// The line markers of a system's preprocessed text (source file 0), read once: where many
+/// spans of the system lie in the files the user wrote (see [`original_span`]). For a system
+/// read without preprocessing it has no markers and leaves every span unchanged.
+#[derive(Clone, Debug)]
+pub struct SpanOrigins(Origins);
+
+impl SpanOrigins {
+    /// The origins of the lines of `sources`' file 0.
+    pub fn read(sources: &SourceMap) -> SpanOrigins {
+        SpanOrigins(Origins::from_markers(sources, FileId(0)))
+    }
+
+    /// Where `span` lies in the files the user wrote.
+    pub fn original_span(&self, sources: &SourceMap, span: Span) -> Span {
+        self.0.map(sources, span)
+    }
+}
+
 /// Preprocesses (if asked) and parses `text`, read from `path` if it is a file.
 fn parse_source(
     name: &str,

@@ -19,7 +19,7 @@ use crate::kill_class::{classify, strengthen};
 use crate::layout;
 use crate::load::Model;
 use crate::record::{KillClass, MutantRecord, MutantVerdict, ProductSize};
-use crate::select::location;
+use crate::select::Locator;
 use crate::testfile::TestFile;
 use crate::waveform;
 
@@ -76,6 +76,7 @@ pub struct Decider<'a> {
     schedule: Schedule,
     ands_orig: Option<usize>,
     smv_recheck: Option<SmvOptions>,
+    locator: Locator,
 }
 
 impl<'a> Decider<'a> {
@@ -87,6 +88,7 @@ impl<'a> Decider<'a> {
             schedule: Schedule::bmc_then_ic3(options.bound, options.prove),
             ands_orig: original_ands(&model.system).ok(),
             smv_recheck: model.smv_recheck(),
+            locator: Locator::new(model),
         }
     }
 
@@ -99,7 +101,7 @@ impl<'a> Decider<'a> {
                 ..MutantRecord::undecided(
                     m.id,
                     m.operator.name(),
-                    &location(&self.model.system, m),
+                    &self.locator.location(&self.model.system, m),
                     &m.original,
                     &m.replacement,
                 )

@@ -62,7 +62,7 @@ pub use merge::{merge, MergeOptions, Merged};
 pub use record::{Counts, KillClass, MutantRecord, MutantVerdict, ProductSize, RunInfo, Summary};
 pub use reset::{ResetError, ResetOption, ResetSpec};
 pub use run::{run, run_info, Options, Progress, Quiet, RunReport};
-pub use select::{all_mutants, location, mutant_by_id, Selection, Shard};
+pub use select::{all_mutants, mutant_by_id, Locator, Selection, Shard};
 pub use store::{Existing, Store};
 pub use suite::SuiteReport;
 pub use table::{tables, TableOptions, TableProgress, Tables};

@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::layout;
 use crate::load::{text_hash, Model};
 use crate::record::{Counts, MutantRecord, RunInfo, Summary};
-use crate::select::{location, Selection, Shard};
+use crate::select::{Locator, Selection, Shard};
 use crate::store::{Existing, Store};
 use crate::suite::{build_suite, describe, SuiteReport};
 
@@ -102,6 +102,7 @@ impl RunReport {
 
 /// What a run of `mutants` of `model` with this bound and shard is identified by.
 pub fn run_info(model: &Model, mutants: &[Mutant], bound: usize, shard: Option<Shard>) -> RunInfo {
+    let locator = Locator::new(model);
     let listing: Vec<String> = mutants
         .iter()
         .map(|m| {
@@ -109,7 +110,7 @@ pub fn run_info(model: &Model, mutants: &[Mutant], bound: usize, shard: Option<S
                 "{} {} {} {}",
                 m.id,
                 m.operator.name(),
-                location(&model.system, m),
+                locator.location(&model.system, m),
                 m.replacement
             )
         })

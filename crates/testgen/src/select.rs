@@ -3,10 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use hypermut_ir::System;
+use hypermut_ir::{Language, Span, System};
 use hypermut_mutate::{enumerate, Mutant, Operator};
+use hypermut_smv::SpanOrigins;
 
 use crate::error::{Error, Result};
+use crate::load::Model;
 
 /// Every mutant of a model, with the default operators, in id order.
 pub fn all_mutants(sys: &System) -> Vec<Mutant> {
@@ -96,9 +98,36 @@ pub fn mutant_by_id(sys: &System, model: &str, id: usize) -> Result<Mutant> {
         })
 }
 
-/// `file:line:col` of a mutant.
-pub fn location(sys: &System, m: &Mutant) -> String {
-    sys.sources.location(m.span).to_string()
+/// Where a model's mutants lie in the files the user wrote: the spans of a preprocessed
+/// SMV model (`--pre`) lie in the preprocessed text and are traced back through its line
+/// markers (`docs/formats.md` §11.7); other spans are taken as they are.
+#[derive(Clone, Debug)]
+pub struct Locator {
+    /// The preprocessed text's line origins (a preprocessed SMV model only).
+    origins: Option<SpanOrigins>,
+}
+
+impl Locator {
+    /// The locator of `model`'s spans.
+    pub fn new(model: &Model) -> Locator {
+        let preprocessed = model.language == Language::Smv && !model.options.pre.is_empty();
+        Locator {
+            origins: preprocessed.then(|| SpanOrigins::read(&model.system.sources)),
+        }
+    }
+
+    /// Where `span`, a span of `sys`, lies in the files the user wrote.
+    pub fn span(&self, sys: &System, span: Span) -> Span {
+        match &self.origins {
+            Some(o) => o.original_span(&sys.sources, span),
+            None => span,
+        }
+    }
+
+    /// `file:line:col` of a mutant in the files the user wrote.
+    pub fn location(&self, sys: &System, m: &Mutant) -> String {
+        sys.sources.location(self.span(sys, m.span)).to_string()
+    }
 }
 
 #[cfg(test)]

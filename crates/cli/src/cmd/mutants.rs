@@ -4,7 +4,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use hypermut_mutate::{enumeration, Operator};
-use hypermut_testgen::location;
+use hypermut_testgen::Locator;
 
 use crate::args::{ModelArgs, MutantArgs};
 
@@ -22,13 +22,14 @@ struct MutantInfo {
 pub fn run(model: &ModelArgs, select: &MutantArgs, json: bool) -> Result<()> {
     let model = model.load()?;
     let sys = &model.system;
+    let locator = Locator::new(&model);
     let infos: Vec<MutantInfo> = select
         .selection()?
         .select(sys)
         .iter()
         .map(|m| MutantInfo {
             id: m.id,
-            location: location(sys, m),
+            location: locator.location(sys, m),
             operator: m.operator.name().to_string(),
             original: m.original.clone(),
             replacement: m.replacement.clone(),
