@@ -209,18 +209,18 @@ impl MutantArgs {
 pub struct PreList(pub Vec<Preprocessor>);
 
 /// Parses `--pre`: `cpp`, `m4`, or several separated by spaces or commas.
-fn parse_pre(text: &str) -> Result<PreList, String> {
+pub(crate) fn parse_pre(text: &str) -> Result<PreList, String> {
     Preprocessor::parse_list(text).map(PreList)
 }
 
 /// Parses `--reset` (the syntax is the library's, [`ResetOption`]).
-fn parse_reset(text: &str) -> Result<ResetOption, String> {
+pub(crate) fn parse_reset(text: &str) -> Result<ResetOption, String> {
     text.parse()
         .map_err(|e: hypermut_testgen::ResetError| e.to_string())
 }
 
 /// Parses `--init`.
-fn parse_init(text: &str) -> Result<InitOption, String> {
+pub(crate) fn parse_init(text: &str) -> Result<InitOption, String> {
     text.parse()
         .map_err(|e: hypermut_testgen::init::InitParseError| e.to_string())
 }

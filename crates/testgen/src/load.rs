@@ -62,6 +62,28 @@ pub struct FrontendOptions {
 }
 
 impl FrontendOptions {
+    /// The options that apply to a model in `language`: those of the other language are
+    /// reset to their defaults (a table's models share one set of options).
+    pub fn for_language(&self, language: Language) -> FrontendOptions {
+        let default = FrontendOptions::default();
+        match language {
+            Language::Smv => FrontendOptions {
+                top: default.top,
+                include_dirs: default.include_dirs,
+                defines: default.defines,
+                observe_state: default.observe_state,
+                x_as_input: default.x_as_input,
+                ..self.clone()
+            },
+            Language::Verilog => FrontendOptions {
+                inputs: default.inputs,
+                outputs: default.outputs,
+                pre: default.pre,
+                ..self.clone()
+            },
+        }
+    }
+
     /// The options the SMV front-end takes.
     pub fn smv(&self) -> SmvOptions {
         SmvOptions {

@@ -39,10 +39,9 @@ pub struct TableOptions {
     pub out: PathBuf,
     /// Discard earlier results and decide every mutant again.
     pub fresh: bool,
-    /// Verilog: every register is an output too (applies to the Verilog models).
-    pub observe_state: bool,
-    /// Verilog: each `x`/`z` literal bit is a fresh input instead of 0.
-    pub x_as_input: bool,
+    /// Front-end options for every model; each model takes those of its language
+    /// ([`FrontendOptions::for_language`]).
+    pub frontend: FrontendOptions,
 }
 
 /// One model's row of Tables 3 and 4.
@@ -462,11 +461,12 @@ pub fn tables(options: &TableOptions, progress: &mut dyn TableProgress) -> Resul
     for (path, dir) in options.models.iter().zip(result_dirs(&options.models)) {
         let list = is_file_list(path);
         let verilog = list || matches!(language_of(path), Ok(Language::Verilog));
-        let frontend = FrontendOptions {
-            observe_state: verilog && options.observe_state,
-            x_as_input: verilog && options.x_as_input,
-            ..FrontendOptions::default()
+        let language = if verilog {
+            Language::Verilog
+        } else {
+            Language::Smv
         };
+        let frontend = options.frontend.for_language(language);
         let at = |e: Error| e.context(path.display().to_string());
         let (model, diagnostics) = if list {
             let (mut model, diagnostics) =

@@ -5,9 +5,11 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use hypermut_testgen::store::write_atomic;
-use hypermut_testgen::{tables, DecideOptions, Options, TableOptions};
+use hypermut_testgen::{
+    tables, DecideOptions, FrontendOptions, InitOption, Options, ResetOption, TableOptions,
+};
 
-use crate::args::MutantArgs;
+use crate::args::{MutantArgs, PreList};
 use crate::report::Bar;
 
 /// Options of `hypermut table`.
@@ -61,6 +63,17 @@ pub struct Args {
     /// Verilog: each `x`/`z` literal bit is a fresh input instead of 0.
     #[arg(long)]
     pub x_as_input: bool,
+    /// SMV: run each SMV model through these preprocessors first, as NuSMV's `-pre`
+    /// (applies to the SMV models).
+    #[arg(long, value_name = "cpp|m4", value_parser = crate::args::parse_pre)]
+    pub pre: Vec<PreList>,
+    /// Hold input NAME at LEVEL during the first CYCLES frames of every test of every
+    /// model, or `none` (default: each Verilog design's 1-bit input named like a reset).
+    #[arg(long, value_name = "NAME[=LEVEL][:CYCLES]|none", value_parser = crate::args::parse_reset)]
+    pub reset: Option<ResetOption>,
+    /// Initial value of registers that have none, in every model: `free` or `zero`.
+    #[arg(long, value_name = "free|zero", default_value = "free", value_parser = crate::args::parse_init)]
+    pub init: InitOption,
 }
 
 /// Runs the command.
@@ -84,8 +97,14 @@ pub fn run(args: &Args) -> Result<()> {
         },
         out: args.out.clone(),
         fresh: args.fresh,
-        observe_state: args.observe_state,
-        x_as_input: args.x_as_input,
+        frontend: FrontendOptions {
+            pre: args.pre.iter().flat_map(|l| l.0.iter().copied()).collect(),
+            observe_state: args.observe_state,
+            x_as_input: args.x_as_input,
+            reset: args.reset.clone().unwrap_or_default(),
+            init: args.init,
+            ..FrontendOptions::default()
+        },
     };
     let t = tables(&options, &mut Bar::new())?;
     let md = t.markdown();
