@@ -9,6 +9,7 @@ pub mod graph;
 pub mod sim;
 pub mod witness;
 pub mod witness_io;
+pub mod wordsim;
 
 pub use blast::{blast, decode, BlastError, BlastOptions, Blasted, OutputBits, Repr, VarBits};
 pub use graph::{Aig, Input, Latch, Lit, Named, Node, Reset};
