@@ -34,6 +34,15 @@ pub enum Certificate {
         /// that strengthens the induction step.
         lemmas: Vec<Vec<Lit>>,
     },
+    /// Equalities between state functions (literals of the checked AIG whose cone holds
+    /// latches and no input): they hold in every initial state, every transition (under the
+    /// constraints) preserves them, and with the constraints they exclude the bad states.
+    /// Their conjunction is the inductive invariant (signal correspondence,
+    /// `docs/method.md` §7.6).
+    Equalities {
+        /// The pairs of literals that are equal.
+        pairs: Vec<(Lit, Lit)>,
+    },
 }
 
 /// Why a certificate was rejected.
@@ -68,6 +77,20 @@ pub enum CertError {
     /// The k-induction step fails.
     #[error("the property is not {0}-inductive (with simple-path constraints)")]
     Step(usize),
+    /// A literal of an equality depends on an input (it is no state function).
+    #[error("equality {pair} reads an input: literal {lit} is not a function of the latches")]
+    NotStateFunction {
+        /// Pair index.
+        pair: usize,
+        /// The literal.
+        lit: u32,
+    },
+    /// Some initial state violates an equality.
+    #[error("equality {0} does not hold in every initial state")]
+    EqualityInitiation(usize),
+    /// An equality is not preserved by the transition relation.
+    #[error("equality {0} is not preserved by the transition relation")]
+    EqualityConsecution(usize),
     /// The certificate kind has no witness circuit.
     #[error("k-induction certificates cannot be written as a witness circuit (use IC3)")]
     NoWitnessCircuit,
@@ -97,6 +120,8 @@ pub fn check_certificate(aig: &Aig, cert: &Certificate) -> Result<(), CertError>
 /// * `Invariant`: initiation (syntactic: each clause has a literal that every initial state
 ///   satisfies), consecution `Inv ∧ C ∧ T ⇒ Inv′` clause by clause, and safety
 ///   `Inv ∧ C ⇒ ¬bad`, where `C` is the conjunction of the constraints in the current frame.
+/// * `Equalities`: every literal is a state function; no initial state violates a pair
+///   (a SAT call per pair); `E ∧ C ∧ T ⇒ E′` pair by pair; and `E ∧ C ⇒ ¬bad`.
 /// * `KInduction`: the lemmas are an inductive invariant (as above, without safety); no bad
 ///   state at depths `0..k` from the initial states with the constraints holding; and no path
 ///   of `k + 1` pairwise different states (over the latches in the cone of influence) with
@@ -121,7 +146,87 @@ pub fn check_certificate_limited(
             check_base(aig, bad, *k, limits)?;
             check_step(aig, bad, *k, lemmas, limits)
         }
+        Certificate::Equalities { pairs } => check_equalities(aig, pairs, bad, limits),
     }
+}
+
+/// Index of the first pair one of whose literals reads an input, with that literal.
+fn input_dependent(aig: &Aig, pairs: &[(Lit, Lit)]) -> Option<(usize, Lit)> {
+    use hypermut_aig::Node;
+    // Per variable: whether an input lies in its combinational cone.
+    let mut reads_input = vec![false; aig.nodes().len()];
+    for (v, n) in aig.nodes().iter().enumerate() {
+        reads_input[v] = match *n {
+            Node::Input(_) => true,
+            Node::And(a, b) => reads_input[a.var() as usize] || reads_input[b.var() as usize],
+            Node::Const | Node::Latch(_) => false,
+        };
+    }
+    pairs.iter().enumerate().find_map(|(i, (a, b))| {
+        [*a, *b]
+            .into_iter()
+            .find(|l| reads_input.get(l.var() as usize).copied().unwrap_or(true))
+            .map(|l| (i, l))
+    })
+}
+
+/// Checks an equality certificate: state functions only; initiation by a SAT call per pair
+/// on the initial states; consecution `E ∧ C ∧ T ⇒ E′` pair by pair; safety `E ∧ C ⇒ ¬bad`.
+fn check_equalities(
+    aig: &Aig,
+    pairs: &[(Lit, Lit)],
+    bad: Lit,
+    limits: &Limits,
+) -> Result<(), CertError> {
+    if let Some((pair, lit)) = input_dependent(aig, pairs) {
+        return Err(CertError::NotStateFunction { pair, lit: lit.0 });
+    }
+    let mut roots: Vec<Lit> = pairs.iter().flat_map(|(a, b)| [*a, *b]).collect();
+    roots.extend(aig.constraints.iter().map(|c| c.lit));
+    roots.push(bad);
+    // A solver literal that is true exactly when the pair differs in `frame`.
+    let differs = |solver: &mut crate::backend::DefaultSolver,
+                   u: &mut Unroller<'_>,
+                   frame: usize,
+                   (a, b): (Lit, Lit)|
+     -> Result<SatLit, CertError> {
+        let (x, y) = (u.lit(frame, a)?, u.lit(frame, b)?);
+        let d = u.new_var().pos_lit();
+        solver.add_ternary(!d, x, y).map_err(solver_err)?;
+        solver.add_ternary(!d, !x, !y).map_err(solver_err)?;
+        Ok(d)
+    };
+    // Initiation.
+    let mut solver = default_solver(limits);
+    let mut u = Unroller::new(aig, &roots, InitMode::Reset)?;
+    u.add_frame(&mut solver)?;
+    for (i, &p) in pairs.iter().enumerate() {
+        let d = differs(&mut solver, &mut u, 0, p)?;
+        if solve(&mut solver, &[d])? {
+            return Err(CertError::EqualityInitiation(i));
+        }
+    }
+    // Consecution and safety.
+    let mut solver = default_solver(limits);
+    let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
+    u.add_frame(&mut solver)?;
+    u.add_frame(&mut solver)?;
+    for &(a, b) in pairs {
+        let (x, y) = (u.lit(0, a)?, u.lit(0, b)?);
+        solver.add_binary(!x, y).map_err(solver_err)?;
+        solver.add_binary(x, !y).map_err(solver_err)?;
+    }
+    add_constraints(&mut solver, &u, aig, 0)?;
+    if solve(&mut solver, &[u.lit(0, bad)?])? {
+        return Err(CertError::Unsafe);
+    }
+    for (i, &p) in pairs.iter().enumerate() {
+        let d = differs(&mut solver, &mut u, 1, p)?;
+        if solve(&mut solver, &[d])? {
+            return Err(CertError::EqualityConsecution(i));
+        }
+    }
+    Ok(())
 }
 
 /// Whether every initial state satisfies `clause`.
@@ -359,16 +464,25 @@ pub fn witness_circuit(aig: &Aig, cert: &Certificate) -> Result<Aig, CertError> 
             g.or(bad.lit, !inv)
         }
         Certificate::KInduction { .. } => return Err(CertError::NoWitnessCircuit),
+        Certificate::Equalities { pairs } => {
+            if let Some((pair, lit)) = input_dependent(aig, pairs) {
+                return Err(CertError::NotStateFunction { pair, lit: lit.0 });
+            }
+            let equal: Vec<Lit> = pairs.iter().map(|&(a, b)| g.xnor(a, b)).collect();
+            let inv = g.and_all(equal);
+            g.or(bad.lit, !inv)
+        }
     };
     g.bad = vec![Named {
         lit,
         name: bad.name,
     }];
     g.comment = Some(format!(
-        "hypermut certificate: witness circuit for bad property 0 ({} clauses)",
+        "hypermut certificate: witness circuit for bad property 0 ({})",
         match cert {
-            Certificate::Invariant { clauses } => clauses.len(),
-            _ => 0,
+            Certificate::Invariant { clauses } => format!("{} clauses", clauses.len()),
+            Certificate::Equalities { pairs } => format!("{} equalities", pairs.len()),
+            _ => "0 clauses".into(),
         }
     ));
     Ok(g)

@@ -31,6 +31,7 @@ pub mod portfolio;
 pub mod reduce;
 pub mod reduced_verdict;
 pub mod schedule;
+pub mod scorr;
 pub mod unroll;
 pub mod verdict;
 
@@ -52,5 +53,6 @@ pub use kind::Kind;
 pub use limits::Limits;
 pub use portfolio::{EngineKind, Portfolio};
 pub use schedule::{Schedule, Scheduled, Stage};
+pub use scorr::{Correspondence, Equality, Scorr, ScorrError};
 pub use unroll::{InitMode, UnrollError, Unroller};
 pub use verdict::Verdict;

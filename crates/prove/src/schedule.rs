@@ -1,9 +1,11 @@
 //! Engine schedules: several engines run one after another on the same problem, sharing one
-//! [`Limits`] (so the whole schedule has one deadline), with the stage that answered.
+//! [`Limits`] (so the whole schedule has one deadline), each in a slice of the time left
+//! (`docs/method.md` §7.4), with the stage that answered.
 //!
-//! The schedule `testgen` uses for each mutant is [`Schedule::bmc_then_ic3`]: BMC up to a
-//! bound finds the shortest killing tests first; what BMC leaves open goes to IC3, which
-//! finds deeper tests or proves equivalence.
+//! The schedule `testgen` uses for each mutant is [`Schedule::sliced`]: signal correspondence
+//! first (equivalent mutants are proved at once), then BMC up to a bound for the shortest
+//! killing tests, then IC3 for deeper tests and the remaining proofs; neither the kills nor
+//! the proofs wait for the whole time limit of the other.
 
 use hypermut_aig::Aig;
 
@@ -11,11 +13,14 @@ use crate::bmc::Bmc;
 use crate::engine::Engine;
 use crate::ic3::{Ic3, Ic3Options};
 use crate::limits::Limits;
+use crate::scorr::Scorr;
 use crate::verdict::Verdict;
 
 /// One stage of a [`Schedule`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stage {
+    /// Signal correspondence (proves safety only).
+    Scorr(Scorr),
     /// BMC of depths `0..=bound` (finds counterexamples only).
     Bmc {
         /// Deepest frame searched.
@@ -29,6 +34,7 @@ impl Stage {
     /// The stage's engine name, as results record it (`bmc`, `ic3`).
     pub fn name(&self) -> &'static str {
         match self {
+            Stage::Scorr(_) => "scorr",
             Stage::Bmc { .. } => "bmc",
             Stage::Ic3(_) => "ic3",
         }
@@ -36,6 +42,7 @@ impl Stage {
 
     fn check(&self, aig: &Aig, limits: &Limits) -> Verdict {
         match self {
+            Stage::Scorr(scorr) => scorr.clone().check_limited(aig, limits),
             Stage::Bmc { bound } => Bmc::new(*bound).check_limited(aig, limits),
             Stage::Ic3(options) => Ic3 {
                 options: options.clone(),
@@ -47,10 +54,13 @@ impl Stage {
 }
 
 /// Engines run in sequence until one gives a definite answer or the limits are reached.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Schedule {
     /// The stages, in order.
     pub stages: Vec<Stage>,
+    /// Per stage: the share of the time left when it starts that it may use (1.0: all of
+    /// it; only meaningful under a deadline).
+    pub shares: Vec<f64>,
 }
 
 /// What a schedule answered and which stage answered last.
@@ -69,7 +79,37 @@ impl Schedule {
         if prove {
             stages.push(Stage::Ic3(Ic3Options::default()));
         }
-        Schedule { stages }
+        let shares = vec![1.0; stages.len()];
+        Schedule { stages, shares }
+    }
+
+    /// The schedule for mutants: when `prove`, signal correspondence (a fifth of the time),
+    /// then BMC to `bound` (half of what is left), then IC3 (the rest); otherwise BMC alone.
+    pub fn sliced(bound: usize, prove: bool) -> Self {
+        if !prove {
+            return Schedule::bmc_then_ic3(bound, false);
+        }
+        Schedule {
+            stages: vec![
+                Stage::Scorr(Scorr::default()),
+                Stage::Bmc { bound },
+                Stage::Ic3(Ic3Options::default()),
+            ],
+            shares: vec![0.2, 0.5, 1.0],
+        }
+    }
+
+    /// The limits of a stage with share `share` starting now under `limits`.
+    fn slice(limits: &Limits, share: f64) -> Limits {
+        let mut sliced = limits.clone();
+        if let Some(deadline) = limits.deadline {
+            if share < 1.0 {
+                let now = std::time::Instant::now();
+                let left = deadline.saturating_duration_since(now);
+                sliced.deadline = Some(now + left.mul_f64(share.clamp(0.0, 1.0)));
+            }
+        }
+        sliced
     }
 
     /// Runs the stages in order: a later stage starts only when the earlier ones answered
@@ -83,8 +123,9 @@ impl Schedule {
             if k > 0 && limits.reached() {
                 break;
             }
+            let share = self.shares.get(k).copied().unwrap_or(1.0);
             last = Scheduled {
-                verdict: stage.check(aig, limits),
+                verdict: stage.check(aig, &Schedule::slice(limits, share)),
                 stage: Some(k),
             };
             if !matches!(last.verdict, Verdict::Unknown(_)) {
@@ -163,6 +204,34 @@ mod tests {
         let r = s.run(&counter(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Unknown(_)));
         assert_eq!(s.stage_name(r.stage), Some("bmc"));
+    }
+
+    #[test]
+    fn the_sliced_schedule_proves_by_correspondence_and_kills_by_bmc() {
+        let s = Schedule::sliced(10, true);
+        let limits = Limits::timeout(Some(Duration::from_secs(60)));
+        let r = s.run(&counter(false), &limits);
+        assert!(matches!(r.verdict, Verdict::Safe(_)));
+        assert_eq!(s.stage_name(r.stage), Some("scorr"));
+        let r = s.run(&counter(true), &limits);
+        assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+        assert_eq!(s.stage_name(r.stage), Some("bmc"));
+        // Without proofs: BMC alone.
+        let s = Schedule::sliced(10, false);
+        assert_eq!(s.stages, vec![Stage::Bmc { bound: 10 }]);
+    }
+
+    #[test]
+    fn a_slice_ends_at_its_share_of_the_time_left() {
+        let limits = Limits::timeout(Some(Duration::from_secs(100)));
+        let half = Schedule::slice(&limits, 0.5);
+        let left = half
+            .deadline
+            .expect("a deadline")
+            .saturating_duration_since(std::time::Instant::now());
+        assert!(left <= Duration::from_secs(50) && left > Duration::from_secs(45));
+        assert_eq!(Schedule::slice(&limits, 1.0).deadline, limits.deadline);
+        assert_eq!(Schedule::slice(&Limits::none(), 0.5).deadline, None);
     }
 
     #[test]

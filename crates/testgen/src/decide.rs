@@ -85,7 +85,7 @@ impl<'a> Decider<'a> {
         Decider {
             model,
             options: options.clone(),
-            schedule: Schedule::bmc_then_ic3(options.bound, options.prove),
+            schedule: Schedule::sliced(options.bound, options.prove),
             ands_orig: original_ands(&model.system).ok(),
             smv_recheck: model.smv_recheck(),
             locator: Locator::new(model),
@@ -332,6 +332,15 @@ fn certified(d: &mut Decision, aig: &Aig, cert: &Certificate, id: usize) -> Resu
             format!(
                 "IC3: inductive invariant of {} clauses, re-checked by a separate SAT solver",
                 clauses.len()
+            )
+        }
+        Certificate::Equalities { pairs } => {
+            d.certificate = Some(witness_circuit(aig, cert)?);
+            d.record.certificate = Some(layout::certificate_file(id));
+            format!(
+                "signal correspondence: {} equalities between the two copies' state, inductive, \
+                 re-checked by a separate SAT solver",
+                pairs.len()
             )
         }
         Certificate::Trivial => "the kill property is constant false".into(),

@@ -1,0 +1,451 @@
+//! Signal correspondence (`docs/method.md` §7.6): a large set of equalities between state
+//! functions (latches, AND gates that read no input, constants) that holds initially and is
+//! inductive, found by refining candidate classes from bit-parallel simulation with SAT
+//! counterexamples. When the equalities exclude the bad states they are an inductive
+//! invariant: the problem is safe, with the equalities as the certificate.
+//!
+//! This is what makes equivalent mutants cheap: the two copies of a product are nearly
+//! identical, so a mutant that changes nothing observable usually leaves the state the
+//! outputs depend on equal to its twin, and one induction step proves it.
+
+use std::collections::HashMap;
+
+use hypermut_aig::wordsim::{constraints_word, eval_words, initial_words, next_words, WordRng};
+use hypermut_aig::{Aig, Lit, Node};
+use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
+use rustsat::types::Lit as SatLit;
+
+use crate::backend::default_solver;
+use crate::certificate::Certificate;
+use crate::engine::Engine;
+use crate::limits::Limits;
+use crate::reduced_verdict::checked_certificate;
+use crate::unroll::{cone_of_influence, InitMode, UnrollError, Unroller};
+use crate::verdict::Verdict;
+
+/// The signal-correspondence engine: proves safety when equalities between state functions
+/// (latches, and AND gates that read no input) imply it, otherwise answers `Unknown` (it
+/// never finds counterexamples).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scorr {
+    /// Simulation rounds of 64 runs each used to form the candidate classes.
+    pub rounds: usize,
+    /// Steps per simulation run.
+    pub steps: usize,
+    /// Seed of the simulation's inputs and free initial values.
+    pub seed: u64,
+}
+
+impl Default for Scorr {
+    fn default() -> Self {
+        Scorr {
+            rounds: 4,
+            steps: 32,
+            seed: 1,
+        }
+    }
+}
+
+/// A proved (or candidate) equality: state function `lit` always equals `target` (another
+/// state function, possibly negated, or a constant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Equality {
+    /// The positive literal of a latch or AND gate.
+    pub lit: Lit,
+    /// What it equals.
+    pub target: Lit,
+}
+
+/// The result of a correspondence run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Correspondence {
+    /// The inductive equalities (relative to the constraints), each holding initially.
+    pub equalities: Vec<Equality>,
+    /// SAT calls used to refine the classes.
+    pub refinements: usize,
+}
+
+impl Correspondence {
+    /// The equalities as pairs of literals (a constant target is the constant literal).
+    pub fn pairs(&self) -> Vec<(Lit, Lit)> {
+        self.equalities.iter().map(|e| (e.lit, e.target)).collect()
+    }
+}
+
+/// Why a correspondence run stopped without an answer.
+#[derive(Debug, thiserror::Error)]
+pub enum ScorrError {
+    /// The AIG has no bad property.
+    #[error("the AIG has no bad property")]
+    NoBadProperty,
+    /// The limits were reached.
+    #[error("signal correspondence was interrupted by the time limit")]
+    Interrupted,
+    /// The AIG is malformed.
+    #[error(transparent)]
+    Unroll(#[from] UnrollError),
+    /// The solver failed.
+    #[error("SAT solver error: {0}")]
+    Solver(String),
+}
+
+fn solver_err(e: impl std::fmt::Display) -> ScorrError {
+    ScorrError::Solver(e.to_string())
+}
+
+/// The candidates: state functions with their simulated value in the first run's first step
+/// (their *phase*); values are compared phase-normalised (value xor phase), so that
+/// complementary functions share a class.
+struct Candidates {
+    /// AIG variables.
+    vars: Vec<u32>,
+    /// Per candidate: its phase.
+    phase: Vec<bool>,
+}
+
+impl Candidates {
+    fn lit(&self, i: usize) -> Lit {
+        Lit::var_lit(self.vars[i])
+    }
+}
+
+/// One class of candidates (indices into [`Candidates`]): members believed to have equal
+/// phase-normalised values in every reachable state (the first is the representative), or,
+/// for a `constant` class, to keep their phases.
+#[derive(Clone, Debug)]
+struct Class {
+    members: Vec<usize>,
+    constant: bool,
+}
+
+impl Scorr {
+    /// The largest inductive correspondence of `aig` over the state functions in the cone
+    /// of its bad property and constraints that the refinement keeps.
+    pub fn correspondence(&self, aig: &Aig, limits: &Limits) -> Result<Correspondence, ScorrError> {
+        let bad = aig.bad.first().ok_or(ScorrError::NoBadProperty)?.lit;
+        let mut roots = vec![bad];
+        roots.extend(aig.constraints.iter().map(|c| c.lit));
+        let vars = state_functions(aig, &roots)?;
+        roots.extend(vars.iter().map(|v| Lit::var_lit(*v)));
+        let (cands, mut classes) = self.simulated_classes(aig, vars);
+        let mut refinements = 0;
+        // Initiation: split the classes until no initial state violates them.
+        let mut solver = default_solver(limits);
+        let mut u = Unroller::new(aig, &roots, InitMode::Reset)?;
+        u.add_frame(&mut solver)?;
+        loop {
+            let equalities = equalities_of(&cands, &classes);
+            refinements += 1;
+            match violated(&mut solver, &mut u, &equalities, None, limits)? {
+                None => break,
+                Some(()) => {
+                    let values = frame_values(&solver, &u, &cands, 0)?;
+                    classes = refine(&cands, classes, &values);
+                }
+            }
+        }
+        // Consecution: split until no step from a state satisfying them violates them.
+        let mut solver = default_solver(limits);
+        let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
+        u.add_frame(&mut solver)?;
+        u.add_frame(&mut solver)?;
+        for c in &aig.constraints {
+            solver.add_unit(u.lit(0, c.lit)?).map_err(solver_err)?;
+        }
+        loop {
+            let equalities = equalities_of(&cands, &classes);
+            if equalities.is_empty() {
+                return Ok(Correspondence {
+                    equalities: Vec::new(),
+                    refinements,
+                });
+            }
+            refinements += 1;
+            match violated(&mut solver, &mut u, &equalities, Some(0), limits)? {
+                None => {
+                    return Ok(Correspondence {
+                        equalities: equalities.into_iter().map(|(_, e)| e).collect(),
+                        refinements,
+                    })
+                }
+                Some(()) => {
+                    let values = frame_values(&solver, &u, &cands, 1)?;
+                    classes = refine(&cands, classes, &values);
+                }
+            }
+        }
+    }
+
+    /// Candidate classes from simulation: state functions with equal (or complementary)
+    /// values in every simulated reachable state, and those that never leave their phase.
+    fn simulated_classes(&self, aig: &Aig, vars: Vec<u32>) -> (Candidates, Vec<Class>) {
+        let mut rng = WordRng::new(self.seed);
+        let mut signatures: Vec<Vec<u64>> = vec![Vec::new(); vars.len()];
+        let mut masks: Vec<u64> = Vec::new();
+        for _ in 0..self.rounds.max(1) {
+            let mut latches = initial_words(aig, || rng.next_word());
+            // Runs in which every constraint held so far: only their states are reachable.
+            let mut valid = u64::MAX;
+            for _ in 0..self.steps.max(1) {
+                let inputs: Vec<u64> = aig.inputs.iter().map(|_| rng.next_word()).collect();
+                let values = eval_words(aig, &inputs, &latches);
+                for (s, &v) in signatures.iter_mut().zip(&vars) {
+                    s.push(values[v as usize]);
+                }
+                masks.push(valid);
+                valid &= constraints_word(aig, &values);
+                latches = next_words(aig, &values);
+            }
+        }
+        // Normalise by the first run's first value; equal signatures form a class, and the
+        // all-zero signature is the constant class.
+        // Only the runs whose constraints held so far count.
+        let phase: Vec<bool> = signatures.iter().map(|s| s[0] & 1 == 1).collect();
+        for (s, &p) in signatures.iter_mut().zip(&phase) {
+            let flip = if p { u64::MAX } else { 0 };
+            for (w, m) in s.iter_mut().zip(&masks) {
+                *w = (*w ^ flip) & m;
+            }
+        }
+        let mut by_signature: HashMap<&[u64], usize> = HashMap::new();
+        let mut classes: Vec<Class> = Vec::new();
+        for (i, s) in signatures.iter().enumerate() {
+            match by_signature.get(s.as_slice()) {
+                Some(&c) => classes[c].members.push(i),
+                None => {
+                    by_signature.insert(s, classes.len());
+                    classes.push(Class {
+                        members: vec![i],
+                        constant: s.iter().all(|w| *w == 0),
+                    });
+                }
+            }
+        }
+        classes.retain(|c| c.constant || c.members.len() > 1);
+        (Candidates { vars, phase }, classes)
+    }
+}
+
+/// The state functions in the cone of `roots`: latches, and AND gates that read no input.
+fn state_functions(aig: &Aig, roots: &[Lit]) -> Result<Vec<u32>, ScorrError> {
+    let in_cone = cone_of_influence(aig, roots)?;
+    let mut reads_input = vec![false; aig.nodes().len()];
+    let mut out = Vec::new();
+    for (v, n) in aig.nodes().iter().enumerate() {
+        reads_input[v] = match *n {
+            Node::Input(_) => true,
+            Node::And(a, b) => reads_input[a.var() as usize] || reads_input[b.var() as usize],
+            Node::Const | Node::Latch(_) => false,
+        };
+        let state = matches!(n, Node::Latch(_) | Node::And(..)) && !reads_input[v];
+        if state && in_cone.get(v).copied().unwrap_or(false) {
+            out.push(v as u32);
+        }
+    }
+    Ok(out)
+}
+
+/// The equalities the classes claim: a member equals the representative, negated when their
+/// phases differ; a member of a constant class equals its phase.
+fn equalities_of(cands: &Candidates, classes: &[Class]) -> Vec<(usize, Equality)> {
+    let mut out = Vec::new();
+    for c in classes {
+        if c.constant {
+            for &i in &c.members {
+                out.push((
+                    i,
+                    Equality {
+                        lit: cands.lit(i),
+                        target: Lit::constant(cands.phase[i]),
+                    },
+                ));
+            }
+            continue;
+        }
+        let rep = c.members[0];
+        for &i in &c.members[1..] {
+            out.push((
+                i,
+                Equality {
+                    lit: cands.lit(i),
+                    target: cands.lit(rep).xor(cands.phase[i] != cands.phase[rep]),
+                },
+            ));
+        }
+    }
+    out
+}
+
+/// Whether some equality fails in the last frame of `u`, assuming all of them in frame
+/// `assume` (if any); `Some(())` leaves the solver's model to read.
+fn violated<S: SolveIncremental>(
+    solver: &mut S,
+    u: &mut Unroller<'_>,
+    equalities: &[(usize, Equality)],
+    assume: Option<usize>,
+    limits: &Limits,
+) -> Result<Option<()>, ScorrError> {
+    if limits.reached() {
+        return Err(ScorrError::Interrupted);
+    }
+    let check = u.num_frames() - 1;
+    let act = u.new_var().pos_lit();
+    let mut some_differs = vec![!act];
+    for (_, e) in equalities {
+        let x = u.lit(check, e.lit)?;
+        let t = frame_lit(u, check, e.target)?;
+        if let Some(f) = assume {
+            let (xa, ta) = (u.lit(f, e.lit)?, frame_lit(u, f, e.target)?);
+            match ta {
+                Some(ta) => {
+                    solver.add_ternary(!act, !xa, ta).map_err(solver_err)?;
+                    solver.add_ternary(!act, xa, !ta).map_err(solver_err)?;
+                }
+                None => {
+                    let holds = if e.target == Lit::TRUE { xa } else { !xa };
+                    solver.add_binary(!act, holds).map_err(solver_err)?;
+                }
+            }
+        }
+        // d → the equality fails in the checked frame.
+        let d = u.new_var().pos_lit();
+        match t {
+            Some(t) => {
+                solver.add_ternary(!d, x, t).map_err(solver_err)?;
+                solver.add_ternary(!d, !x, !t).map_err(solver_err)?;
+            }
+            None => {
+                let holds = if e.target == Lit::TRUE { x } else { !x };
+                solver.add_binary(!d, !holds).map_err(solver_err)?;
+            }
+        }
+        some_differs.push(d);
+    }
+    solver.add_clause_ref(&some_differs).map_err(solver_err)?;
+    let answer = solver.solve_assumps(&[act]).map_err(solver_err)?;
+    let result = match answer {
+        SolverResult::Unsat => None,
+        SolverResult::Sat => Some(()),
+        SolverResult::Interrupted => return Err(ScorrError::Interrupted),
+    };
+    if result.is_none() {
+        // After a model the activation literal stays as it is (the caller reads the model
+        // first); a later call's assumptions leave it free, which satisfies its clauses.
+        solver.add_unit(!act).map_err(solver_err)?;
+    }
+    Ok(result)
+}
+
+/// The solver literal of `lit` in `frame`, `None` for a constant.
+fn frame_lit(u: &Unroller<'_>, frame: usize, lit: Lit) -> Result<Option<SatLit>, ScorrError> {
+    if lit.is_const() {
+        Ok(None)
+    } else {
+        Ok(Some(u.lit(frame, lit)?))
+    }
+}
+
+/// The values of the candidates in frame `frame` of the solver's model.
+fn frame_values<S: Solve>(
+    solver: &S,
+    u: &Unroller<'_>,
+    cands: &Candidates,
+    frame: usize,
+) -> Result<Vec<bool>, ScorrError> {
+    (0..cands.vars.len())
+        .map(|i| Ok(u.value(solver, frame, cands.lit(i))?.unwrap_or(false)))
+        .collect()
+}
+
+/// Splits every class by the phase-normalised values of a state: members that disagree with
+/// the representative (or, in a constant class, with their phase) leave it, and the ones
+/// that left together form a class of their own (they agreed with the representative
+/// before, so with each other).
+fn refine(cands: &Candidates, classes: Vec<Class>, values: &[bool]) -> Vec<Class> {
+    let normalised = |i: usize| values[i] ^ cands.phase[i];
+    let mut out = Vec::new();
+    for c in classes {
+        let stays = !c.constant && normalised(c.members[0]);
+        let (stay, leave): (Vec<usize>, Vec<usize>) =
+            c.members.into_iter().partition(|&i| normalised(i) == stays);
+        if (c.constant && !stay.is_empty()) || stay.len() > 1 {
+            out.push(Class {
+                members: stay,
+                constant: c.constant,
+            });
+        }
+        if leave.len() > 1 {
+            out.push(Class {
+                members: leave,
+                constant: false,
+            });
+        }
+    }
+    out
+}
+
+impl Scorr {
+    fn verdict(&self, aig: &Aig, limits: &Limits) -> Result<Verdict, ScorrError> {
+        let bad = aig.bad.first().ok_or(ScorrError::NoBadProperty)?.lit;
+        if bad == Lit::FALSE {
+            return Ok(Verdict::Safe(Certificate::Trivial));
+        }
+        let found = self.correspondence(aig, limits)?;
+        if found.equalities.is_empty() {
+            return Ok(Verdict::Unknown("no signal correspondence".into()));
+        }
+        // Do the equalities (with the constraints) exclude the bad states?
+        let pairs = found.pairs();
+        let mut roots = vec![bad];
+        roots.extend(aig.constraints.iter().map(|c| c.lit));
+        roots.extend(pairs.iter().flat_map(|(a, b)| [*a, *b]));
+        let mut solver = default_solver(limits);
+        let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
+        u.add_frame(&mut solver)?;
+        for &(a, b) in &pairs {
+            let x = u.lit(0, a)?;
+            match frame_lit(&u, 0, b)? {
+                Some(y) => {
+                    solver.add_binary(!x, y).map_err(solver_err)?;
+                    solver.add_binary(x, !y).map_err(solver_err)?;
+                }
+                None => {
+                    let holds = if b == Lit::TRUE { x } else { !x };
+                    solver.add_unit(holds).map_err(solver_err)?;
+                }
+            }
+        }
+        for c in &aig.constraints {
+            solver.add_unit(u.lit(0, c.lit)?).map_err(solver_err)?;
+        }
+        match solver
+            .solve_assumps(&[u.lit(0, bad)?])
+            .map_err(solver_err)?
+        {
+            SolverResult::Unsat => Ok(checked_certificate(
+                aig,
+                Certificate::Equalities { pairs },
+                limits,
+            )),
+            SolverResult::Sat => Ok(Verdict::Unknown(format!(
+                "{} equalities are inductive but do not exclude the bad states",
+                found.equalities.len()
+            ))),
+            SolverResult::Interrupted => Err(ScorrError::Interrupted),
+        }
+    }
+}
+
+impl Engine for Scorr {
+    fn check(&mut self, aig: &Aig) -> Verdict {
+        self.check_limited(aig, &Limits::none())
+    }
+
+    fn check_limited(&mut self, aig: &Aig, limits: &Limits) -> Verdict {
+        self.verdict(aig, limits)
+            .unwrap_or_else(|e| Verdict::Unknown(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests;
