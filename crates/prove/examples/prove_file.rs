@@ -1,16 +1,16 @@
 //! Development driver: `cargo run --release -p hypermut-prove --example prove_file -- FILE
-//! [ic3|bmc|kind|portfolio] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
+//! [ic3|bmc|kind|portfolio|scorr] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
 
 use std::time::{Duration, Instant};
 
 use hypermut_aig::aiger::safety_properties;
 use hypermut_aig::read_aiger;
-use hypermut_prove::{Bmc, Certificate, Engine, Ic3, Kind, Portfolio, Verdict};
+use hypermut_prove::{Bmc, Certificate, Engine, Ic3, Kind, Portfolio, Scorr, Verdict};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
-        eprintln!("usage: prove_file FILE [ic3|bmc|kind|portfolio] [TIMEOUT_S]");
+        eprintln!("usage: prove_file FILE [ic3|bmc|kind|portfolio|scorr] [TIMEOUT_S]");
         std::process::exit(1);
     };
     let engine = args.get(2).map(String::as_str).unwrap_or("ic3");
@@ -40,6 +40,18 @@ fn main() {
         }
         .check(&aig),
         "portfolio" => Portfolio::with_jobs(3, timeout).check(&aig),
+        "scorr" => {
+            let limits = hypermut_prove::Limits::timeout(timeout);
+            let found = Scorr::default().correspondence(&aig, &limits);
+            if let Ok(c) = &found {
+                eprintln!(
+                    "{} equalities after {} refinements",
+                    c.equalities.len(),
+                    c.refinements
+                );
+            }
+            Scorr::default().check_limited(&aig, &limits)
+        }
         _ => {
             let mut e = Ic3::new(timeout);
             // Experiments: HYPERMUT_IC3_OPTS="ctg=0,max_ctgs=3,ctg_depth=1,mic=3,lift=1,full=0"

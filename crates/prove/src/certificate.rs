@@ -34,10 +34,11 @@ pub enum Certificate {
         /// that strengthens the induction step.
         lemmas: Vec<Vec<Lit>>,
     },
-    /// Equalities between state functions (literals of the checked AIG whose cone holds
-    /// latches and no input): they hold in every initial state, every transition (under the
-    /// constraints) preserves them, and with the constraints they exclude the bad states.
-    /// Their conjunction is the inductive invariant (signal correspondence,
+    /// Equalities between signals of the checked AIG (latches, AND gates, constants; a gate
+    /// may read inputs, and its equality then holds for every input value): they hold in
+    /// every initial state, every transition (under the constraints) preserves them, and
+    /// with the constraints they exclude the bad states. In every reachable state they hold
+    /// for all inputs: that is the inductive invariant (signal correspondence,
     /// `docs/method.md` §7.6).
     Equalities {
         /// The pairs of literals that are equal.
@@ -77,14 +78,6 @@ pub enum CertError {
     /// The k-induction step fails.
     #[error("the property is not {0}-inductive (with simple-path constraints)")]
     Step(usize),
-    /// A literal of an equality depends on an input (it is no state function).
-    #[error("equality {pair} reads an input: literal {lit} is not a function of the latches")]
-    NotStateFunction {
-        /// Pair index.
-        pair: usize,
-        /// The literal.
-        lit: u32,
-    },
     /// Some initial state violates an equality.
     #[error("equality {0} does not hold in every initial state")]
     EqualityInitiation(usize),
@@ -120,8 +113,8 @@ pub fn check_certificate(aig: &Aig, cert: &Certificate) -> Result<(), CertError>
 /// * `Invariant`: initiation (syntactic: each clause has a literal that every initial state
 ///   satisfies), consecution `Inv ∧ C ∧ T ⇒ Inv′` clause by clause, and safety
 ///   `Inv ∧ C ⇒ ¬bad`, where `C` is the conjunction of the constraints in the current frame.
-/// * `Equalities`: every literal is a state function; no initial state violates a pair
-///   (a SAT call per pair); `E ∧ C ∧ T ⇒ E′` pair by pair; and `E ∧ C ⇒ ¬bad`.
+/// * `Equalities`: no initial state and input violate a pair (a SAT call per pair);
+///   `E ∧ C ∧ T ⇒ E′` pair by pair (inputs of both frames free); and `E ∧ C ⇒ ¬bad`.
 /// * `KInduction`: the lemmas are an inductive invariant (as above, without safety); no bad
 ///   state at depths `0..k` from the initial states with the constraints holding; and no path
 ///   of `k + 1` pairwise different states (over the latches in the cone of influence) with
@@ -150,37 +143,15 @@ pub fn check_certificate_limited(
     }
 }
 
-/// Index of the first pair one of whose literals reads an input, with that literal.
-fn input_dependent(aig: &Aig, pairs: &[(Lit, Lit)]) -> Option<(usize, Lit)> {
-    use hypermut_aig::Node;
-    // Per variable: whether an input lies in its combinational cone.
-    let mut reads_input = vec![false; aig.nodes().len()];
-    for (v, n) in aig.nodes().iter().enumerate() {
-        reads_input[v] = match *n {
-            Node::Input(_) => true,
-            Node::And(a, b) => reads_input[a.var() as usize] || reads_input[b.var() as usize],
-            Node::Const | Node::Latch(_) => false,
-        };
-    }
-    pairs.iter().enumerate().find_map(|(i, (a, b))| {
-        [*a, *b]
-            .into_iter()
-            .find(|l| reads_input.get(l.var() as usize).copied().unwrap_or(true))
-            .map(|l| (i, l))
-    })
-}
-
-/// Checks an equality certificate: state functions only; initiation by a SAT call per pair
-/// on the initial states; consecution `E ∧ C ∧ T ⇒ E′` pair by pair; safety `E ∧ C ⇒ ¬bad`.
+/// Checks an equality certificate: initiation by a SAT call per pair on the initial states
+/// (every input value); consecution `E ∧ C ∧ T ⇒ E′` pair by pair, with the inputs of both
+/// frames free; safety `E ∧ C ⇒ ¬bad`.
 fn check_equalities(
     aig: &Aig,
     pairs: &[(Lit, Lit)],
     bad: Lit,
     limits: &Limits,
 ) -> Result<(), CertError> {
-    if let Some((pair, lit)) = input_dependent(aig, pairs) {
-        return Err(CertError::NotStateFunction { pair, lit: lit.0 });
-    }
     let mut roots: Vec<Lit> = pairs.iter().flat_map(|(a, b)| [*a, *b]).collect();
     roots.extend(aig.constraints.iter().map(|c| c.lit));
     roots.push(bad);
@@ -465,9 +436,6 @@ pub fn witness_circuit(aig: &Aig, cert: &Certificate) -> Result<Aig, CertError> 
         }
         Certificate::KInduction { .. } => return Err(CertError::NoWitnessCircuit),
         Certificate::Equalities { pairs } => {
-            if let Some((pair, lit)) = input_dependent(aig, pairs) {
-                return Err(CertError::NotStateFunction { pair, lit: lit.0 });
-            }
             let equal: Vec<Lit> = pairs.iter().map(|&(a, b)| g.xnor(a, b)).collect();
             let inv = g.and_all(equal);
             g.or(bad.lit, !inv)

@@ -1,5 +1,5 @@
-//! Signal correspondence (`docs/method.md` §7.6): a large set of equalities between state
-//! functions (latches, AND gates that read no input, constants) that holds initially and is
+//! Signal correspondence (`docs/method.md` §7.6): a large set of equalities between signals
+//! (latches, AND gates, constants; for every input value) that holds initially and is
 //! inductive, found by refining candidate classes from bit-parallel simulation with SAT
 //! counterexamples. When the equalities exclude the bad states they are an inductive
 //! invariant: the problem is safe, with the equalities as the certificate.
@@ -15,7 +15,7 @@ use hypermut_aig::{Aig, Lit, Node};
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::Lit as SatLit;
 
-use crate::backend::default_solver;
+use crate::backend::{default_solver, DefaultSolver};
 use crate::certificate::Certificate;
 use crate::engine::Engine;
 use crate::limits::Limits;
@@ -23,9 +23,9 @@ use crate::reduced_verdict::checked_certificate;
 use crate::unroll::{cone_of_influence, InitMode, UnrollError, Unroller};
 use crate::verdict::Verdict;
 
-/// The signal-correspondence engine: proves safety when equalities between state functions
-/// (latches, and AND gates that read no input) imply it, otherwise answers `Unknown` (it
-/// never finds counterexamples).
+/// The signal-correspondence engine: proves safety when equalities between signals (latches
+/// and AND gates, for every input value) imply it, otherwise answers `Unknown` (it never
+/// finds counterexamples).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scorr {
     /// Simulation rounds of 64 runs each used to form the candidate classes.
@@ -46,8 +46,8 @@ impl Default for Scorr {
     }
 }
 
-/// A proved (or candidate) equality: state function `lit` always equals `target` (another
-/// state function, possibly negated, or a constant).
+/// A proved (or candidate) equality: signal `lit` always equals `target` (another signal,
+/// possibly negated, or a constant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Equality {
     /// The positive literal of a latch or AND gate.
@@ -93,7 +93,7 @@ fn solver_err(e: impl std::fmt::Display) -> ScorrError {
     ScorrError::Solver(e.to_string())
 }
 
-/// The candidates: state functions with their simulated value in the first run's first step
+/// The candidates: signals with their simulated value in the first run's first step
 /// (their *phase*); values are compared phase-normalised (value xor phase), so that
 /// complementary functions share a class.
 struct Candidates {
@@ -119,64 +119,47 @@ struct Class {
 }
 
 impl Scorr {
-    /// The largest inductive correspondence of `aig` over the state functions in the cone
+    /// The largest inductive correspondence of `aig` over the signals in the cone
     /// of its bad property and constraints that the refinement keeps.
     pub fn correspondence(&self, aig: &Aig, limits: &Limits) -> Result<Correspondence, ScorrError> {
         let bad = aig.bad.first().ok_or(ScorrError::NoBadProperty)?.lit;
         let mut roots = vec![bad];
         roots.extend(aig.constraints.iter().map(|c| c.lit));
-        let vars = state_functions(aig, &roots)?;
+        let vars = signals(aig, &roots)?;
         roots.extend(vars.iter().map(|v| Lit::var_lit(*v)));
         let (cands, mut classes) = self.simulated_classes(aig, vars);
+        let mut rng = WordRng::new(self.seed.wrapping_add(1));
         let mut refinements = 0;
         // Initiation: split the classes until no initial state violates them.
-        let mut solver = default_solver(limits);
-        let mut u = Unroller::new(aig, &roots, InitMode::Reset)?;
-        u.add_frame(&mut solver)?;
-        loop {
-            let equalities = equalities_of(&cands, &classes);
+        let mut init = Refiner::new(aig, &roots, InitMode::Reset, 1, limits)?;
+        while let Some(words) = init.violated(aig, &cands, &classes, &mut rng, limits)? {
             refinements += 1;
-            match violated(&mut solver, &mut u, &equalities, None, limits)? {
-                None => break,
-                Some(()) => {
-                    let values = frame_values(&solver, &u, &cands, 0)?;
-                    classes = refine(&cands, classes, &values);
-                }
-            }
+            classes = refine(&cands, classes, &words);
         }
         // Consecution: split until no step from a state satisfying them violates them.
-        let mut solver = default_solver(limits);
-        let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
-        u.add_frame(&mut solver)?;
-        u.add_frame(&mut solver)?;
+        let mut step = Refiner::new(aig, &roots, InitMode::Free, 2, limits)?;
         for c in &aig.constraints {
-            solver.add_unit(u.lit(0, c.lit)?).map_err(solver_err)?;
+            let l = step.u.lit(0, c.lit)?;
+            step.solver.add_unit(l).map_err(solver_err)?;
         }
         loop {
-            let equalities = equalities_of(&cands, &classes);
-            if equalities.is_empty() {
-                return Ok(Correspondence {
-                    equalities: Vec::new(),
-                    refinements,
-                });
-            }
             refinements += 1;
-            match violated(&mut solver, &mut u, &equalities, Some(0), limits)? {
+            match step.violated(aig, &cands, &classes, &mut rng, limits)? {
+                Some(words) => classes = refine(&cands, classes, &words),
                 None => {
                     return Ok(Correspondence {
-                        equalities: equalities.into_iter().map(|(_, e)| e).collect(),
+                        equalities: equalities_of(&cands, &classes)
+                            .into_iter()
+                            .map(|(_, e)| e)
+                            .collect(),
                         refinements,
                     })
-                }
-                Some(()) => {
-                    let values = frame_values(&solver, &u, &cands, 1)?;
-                    classes = refine(&cands, classes, &values);
                 }
             }
         }
     }
 
-    /// Candidate classes from simulation: state functions with equal (or complementary)
+    /// Candidate classes from simulation: signals with equal (or complementary)
     /// values in every simulated reachable state, and those that never leave their phase.
     fn simulated_classes(&self, aig: &Aig, vars: Vec<u32>) -> (Candidates, Vec<Class>) {
         let mut rng = WordRng::new(self.seed);
@@ -226,23 +209,18 @@ impl Scorr {
     }
 }
 
-/// The state functions in the cone of `roots`: latches, and AND gates that read no input.
-fn state_functions(aig: &Aig, roots: &[Lit]) -> Result<Vec<u32>, ScorrError> {
+/// The signals in the cone of `roots` that may correspond: latches and AND gates.
+fn signals(aig: &Aig, roots: &[Lit]) -> Result<Vec<u32>, ScorrError> {
     let in_cone = cone_of_influence(aig, roots)?;
-    let mut reads_input = vec![false; aig.nodes().len()];
-    let mut out = Vec::new();
-    for (v, n) in aig.nodes().iter().enumerate() {
-        reads_input[v] = match *n {
-            Node::Input(_) => true,
-            Node::And(a, b) => reads_input[a.var() as usize] || reads_input[b.var() as usize],
-            Node::Const | Node::Latch(_) => false,
-        };
-        let state = matches!(n, Node::Latch(_) | Node::And(..)) && !reads_input[v];
-        if state && in_cone.get(v).copied().unwrap_or(false) {
-            out.push(v as u32);
-        }
-    }
-    Ok(out)
+    Ok(aig
+        .nodes()
+        .iter()
+        .enumerate()
+        .filter(|(v, n)| {
+            matches!(n, Node::Latch(_) | Node::And(..)) && in_cone.get(*v).copied().unwrap_or(false)
+        })
+        .map(|(v, _)| v as u32)
+        .collect())
 }
 
 /// The equalities the classes claim: a member equals the representative, negated when their
@@ -276,64 +254,136 @@ fn equalities_of(cands: &Candidates, classes: &[Class]) -> Vec<(usize, Equality)
     out
 }
 
-/// Whether some equality fails in the last frame of `u`, assuming all of them in frame
-/// `assume` (if any); `Some(())` leaves the solver's model to read.
-fn violated<S: SolveIncremental>(
-    solver: &mut S,
-    u: &mut Unroller<'_>,
-    equalities: &[(usize, Equality)],
-    assume: Option<usize>,
-    limits: &Limits,
-) -> Result<Option<()>, ScorrError> {
-    if limits.reached() {
-        return Err(ScorrError::Interrupted);
+/// A SAT solver holding one or two frames, in which the refinement asks whether some class
+/// equality fails in the last frame (assuming all of them in frame 0 when there are two).
+/// Each equality's clauses are added once, under its own activation literal.
+struct Refiner<'a> {
+    solver: DefaultSolver,
+    u: Unroller<'a>,
+    /// Per equality: its frame-0 activation literal (two frames only) and its "fails in
+    /// the last frame" literal.
+    encoded: HashMap<(Lit, Lit), (Option<SatLit>, SatLit)>,
+}
+
+impl<'a> Refiner<'a> {
+    fn new(
+        aig: &'a Aig,
+        roots: &[Lit],
+        init: InitMode,
+        frames: usize,
+        limits: &Limits,
+    ) -> Result<Self, ScorrError> {
+        let mut solver = default_solver(limits);
+        let mut u = Unroller::new(aig, roots, init)?;
+        for _ in 0..frames {
+            u.add_frame(&mut solver)?;
+        }
+        Ok(Refiner {
+            solver,
+            u,
+            encoded: HashMap::new(),
+        })
     }
-    let check = u.num_frames() - 1;
-    let act = u.new_var().pos_lit();
-    let mut some_differs = vec![!act];
-    for (_, e) in equalities {
-        let x = u.lit(check, e.lit)?;
-        let t = frame_lit(u, check, e.target)?;
-        if let Some(f) = assume {
-            let (xa, ta) = (u.lit(f, e.lit)?, frame_lit(u, f, e.target)?);
-            match ta {
-                Some(ta) => {
-                    solver.add_ternary(!act, !xa, ta).map_err(solver_err)?;
-                    solver.add_ternary(!act, xa, !ta).map_err(solver_err)?;
+
+    /// The literals of `e`, encoded on first use.
+    fn encode(&mut self, e: &Equality) -> Result<(Option<SatLit>, SatLit), ScorrError> {
+        if let Some(known) = self.encoded.get(&(e.lit, e.target)) {
+            return Ok(*known);
+        }
+        let last = self.u.num_frames() - 1;
+        let act = if last > 0 {
+            let a = self.u.new_var().pos_lit();
+            let x = self.u.lit(0, e.lit)?;
+            match frame_lit(&self.u, 0, e.target)? {
+                Some(t) => {
+                    self.solver.add_ternary(!a, !x, t).map_err(solver_err)?;
+                    self.solver.add_ternary(!a, x, !t).map_err(solver_err)?;
                 }
                 None => {
-                    let holds = if e.target == Lit::TRUE { xa } else { !xa };
-                    solver.add_binary(!act, holds).map_err(solver_err)?;
+                    let holds = if e.target == Lit::TRUE { x } else { !x };
+                    self.solver.add_binary(!a, holds).map_err(solver_err)?;
                 }
             }
-        }
-        // d → the equality fails in the checked frame.
-        let d = u.new_var().pos_lit();
-        match t {
+            Some(a)
+        } else {
+            None
+        };
+        let d = self.u.new_var().pos_lit();
+        let x = self.u.lit(last, e.lit)?;
+        match frame_lit(&self.u, last, e.target)? {
             Some(t) => {
-                solver.add_ternary(!d, x, t).map_err(solver_err)?;
-                solver.add_ternary(!d, !x, !t).map_err(solver_err)?;
+                self.solver.add_ternary(!d, x, t).map_err(solver_err)?;
+                self.solver.add_ternary(!d, !x, !t).map_err(solver_err)?;
             }
             None => {
                 let holds = if e.target == Lit::TRUE { x } else { !x };
-                solver.add_binary(!d, !holds).map_err(solver_err)?;
+                self.solver.add_binary(!d, !holds).map_err(solver_err)?;
             }
         }
-        some_differs.push(d);
+        self.encoded.insert((e.lit, e.target), (act, d));
+        Ok((act, d))
     }
-    solver.add_clause_ref(&some_differs).map_err(solver_err)?;
-    let answer = solver.solve_assumps(&[act]).map_err(solver_err)?;
-    let result = match answer {
-        SolverResult::Unsat => None,
-        SolverResult::Sat => Some(()),
-        SolverResult::Interrupted => return Err(ScorrError::Interrupted),
-    };
-    if result.is_none() {
-        // After a model the activation literal stays as it is (the caller reads the model
-        // first); a later call's assumptions leave it free, which satisfies its clauses.
-        solver.add_unit(!act).map_err(solver_err)?;
+
+    /// `None` when no class equality can fail in the last frame; otherwise the candidates'
+    /// values (one bit per pattern) in 64 states that refute some: the last frame's latches
+    /// of the solver's model, under its inputs (bit 0) and 63 random input vectors.
+    fn violated(
+        &mut self,
+        aig: &Aig,
+        cands: &Candidates,
+        classes: &[Class],
+        rng: &mut WordRng,
+        limits: &Limits,
+    ) -> Result<Option<Vec<u64>>, ScorrError> {
+        if limits.reached() {
+            return Err(ScorrError::Interrupted);
+        }
+        let equalities = equalities_of(cands, classes);
+        if equalities.is_empty() {
+            return Ok(None);
+        }
+        let query = self.u.new_var().pos_lit();
+        let mut assumptions = vec![query];
+        let mut some_fails = vec![!query];
+        for (_, e) in &equalities {
+            let (act, d) = self.encode(e)?;
+            assumptions.extend(act);
+            some_fails.push(d);
+        }
+        self.solver
+            .add_clause_ref(&some_fails)
+            .map_err(solver_err)?;
+        let answer = self
+            .solver
+            .solve_assumps(&assumptions)
+            .map_err(solver_err)?;
+        match answer {
+            SolverResult::Unsat => {
+                self.solver.add_unit(!query).map_err(solver_err)?;
+                Ok(None)
+            }
+            SolverResult::Interrupted => Err(ScorrError::Interrupted),
+            SolverResult::Sat => {
+                let last = self.u.num_frames() - 1;
+                let bit = |v: Option<bool>| if v == Some(true) { 1 } else { 0 };
+                let mut latches = Vec::with_capacity(aig.latches.len());
+                for l in &aig.latches {
+                    let v = self.u.value(&self.solver, last, l.lit)?;
+                    latches.push(if v == Some(true) { u64::MAX } else { 0 });
+                }
+                let mut inputs = Vec::with_capacity(aig.inputs.len());
+                for i in &aig.inputs {
+                    let v = self.u.value(&self.solver, last, i.lit)?;
+                    inputs.push((rng.next_word() & !1) | bit(v));
+                }
+                let values = eval_words(aig, &inputs, &latches);
+                // The query literal stays unassigned: later queries leave it free.
+                Ok(Some(
+                    cands.vars.iter().map(|v| values[*v as usize]).collect(),
+                ))
+            }
+        }
     }
-    Ok(result)
 }
 
 /// The solver literal of `lit` in `frame`, `None` for a constant.
@@ -345,41 +395,46 @@ fn frame_lit(u: &Unroller<'_>, frame: usize, lit: Lit) -> Result<Option<SatLit>,
     }
 }
 
-/// The values of the candidates in frame `frame` of the solver's model.
-fn frame_values<S: Solve>(
-    solver: &S,
-    u: &Unroller<'_>,
-    cands: &Candidates,
-    frame: usize,
-) -> Result<Vec<bool>, ScorrError> {
-    (0..cands.vars.len())
-        .map(|i| Ok(u.value(solver, frame, cands.lit(i))?.unwrap_or(false)))
-        .collect()
-}
-
-/// Splits every class by the phase-normalised values of a state: members that disagree with
-/// the representative (or, in a constant class, with their phase) leave it, and the ones
-/// that left together form a class of their own (they agreed with the representative
-/// before, so with each other).
-fn refine(cands: &Candidates, classes: Vec<Class>, values: &[bool]) -> Vec<Class> {
-    let normalised = |i: usize| values[i] ^ cands.phase[i];
+/// Splits every class by the candidates' phase-normalised value words (one bit per refuting
+/// state): the members whose word equals the representative's (in a constant class: is 0)
+/// stay; the others regroup by word into classes of their own (they agreed with the
+/// representative before, so the new classes still hold where the old ones did).
+fn refine(cands: &Candidates, classes: Vec<Class>, words: &[u64]) -> Vec<Class> {
+    let normalised = |i: usize| words[i] ^ if cands.phase[i] { u64::MAX } else { 0 };
     let mut out = Vec::new();
     for c in classes {
-        let stays = !c.constant && normalised(c.members[0]);
-        let (stay, leave): (Vec<usize>, Vec<usize>) =
-            c.members.into_iter().partition(|&i| normalised(i) == stays);
+        let stays = if c.constant {
+            0
+        } else {
+            normalised(c.members[0])
+        };
+        let mut groups: Vec<(u64, Vec<usize>)> = Vec::new();
+        let mut stay = Vec::new();
+        for &i in &c.members {
+            let w = normalised(i);
+            if w == stays {
+                stay.push(i);
+            } else if let Some(g) = groups.iter_mut().find(|(k, _)| *k == w) {
+                g.1.push(i);
+            } else {
+                groups.push((w, vec![i]));
+            }
+        }
         if (c.constant && !stay.is_empty()) || stay.len() > 1 {
             out.push(Class {
                 members: stay,
                 constant: c.constant,
             });
         }
-        if leave.len() > 1 {
-            out.push(Class {
-                members: leave,
-                constant: false,
-            });
-        }
+        out.extend(
+            groups
+                .into_iter()
+                .filter(|(_, g)| g.len() > 1)
+                .map(|(_, members)| Class {
+                    members,
+                    constant: false,
+                }),
+        );
     }
     out
 }

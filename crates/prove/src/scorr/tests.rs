@@ -151,9 +151,10 @@ fn equality_certificates_are_checked() {
         check(vec![(y, x), (x, z)]),
         Err(CertError::EqualityInitiation(1))
     ));
+    // `x ∧ i ≡ x` holds initially (x = 0) but not for every input once x is 1.
     assert!(matches!(
         check(vec![(y, x), (reads_input, x)]),
-        Err(CertError::NotStateFunction { pair: 1, .. })
+        Err(CertError::EqualityConsecution(1))
     ));
     assert!(matches!(
         check(vec![(z, Lit::TRUE)]),
