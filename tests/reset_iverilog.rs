@@ -304,3 +304,43 @@ fn a_reset_that_is_no_one_bit_input_is_refused() {
     let o = hypermut(&["mutants", &d, "--reset", "none"]);
     assert!(!String::from_utf8_lossy(&o.stderr).contains("holding reset"));
 }
+
+/// A Wishbone-style reset port (`wb_rst_i`) is found under its decorations, and its level
+/// comes from the source's `negedge` although the name reads active-high; the design's
+/// tests then start from the reset state: every kill is definite.
+#[test]
+fn a_decorated_asynchronous_reset_is_held_at_the_level_the_source_shows() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let design = write(
+        tmp.path(),
+        "wb.v",
+        "module wb(input clk, input wb_rst_i, input en, output reg [1:0] q);\n\
+         always @(posedge clk or negedge wb_rst_i)\n\
+           if (!wb_rst_i) q <= 2'd0; else if (en) q <= q + 2'd1;\n\
+         endmodule\n",
+    );
+    let d = design.to_string_lossy();
+    let out = tmp.path().join("out");
+    let o = hypermut(&["testgen", &d, "--out", &out.to_string_lossy()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("note: holding reset `wb_rst_i` at 0 for the first cycle")
+            && err.contains("the level from `negedge` in the source"),
+        "{err}"
+    );
+    let summary: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("summary.json")).expect("summary"),
+    )
+    .expect("JSON");
+    let killed: Vec<&serde_json::Value> = summary["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["outcome"] == "killed")
+        .collect();
+    assert!(!killed.is_empty());
+    for r in killed {
+        assert_eq!(r["kill_class"], "definite", "{r}");
+    }
+}

@@ -5,7 +5,9 @@
 use hypermut_ir::{Diagnostic, Language, Severity, System};
 
 use crate::init::{zero_init, InitOption};
-use crate::reset::{hold_reset, reset_candidates, ResetError, ResetOption, ResetSpec};
+use crate::reset::{
+    hold_reset, level_in_source, reset_candidates, ResetError, ResetOption, ResetSpec,
+};
 
 /// How every run of the original and of the mutants starts.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -57,13 +59,26 @@ pub fn apply(
     init: InitOption,
 ) -> Result<(Convention, Vec<Diagnostic>), ResetError> {
     let mut diagnostics = Vec::new();
+    // Where the detected reset's level comes from, for the note.
+    let mut level_from = "its name";
     let (spec, detected) = match reset {
         ResetOption::None => (None, false),
         ResetOption::Hold(spec) => (Some(spec.clone()), false),
         ResetOption::Auto if language == Language::Verilog => {
             match reset_candidates(sys).as_slice() {
                 [] => (None, false),
-                [one] => (Some(ResetSpec::by_name(one)), true),
+                [one] => {
+                    let mut spec = ResetSpec::by_name(one);
+                    if let Some(level) = level_in_source(sys, one) {
+                        spec.level = level;
+                        level_from = if level {
+                            "`posedge` in the source"
+                        } else {
+                            "`negedge` in the source"
+                        };
+                    }
+                    (Some(spec), true)
+                }
                 several => {
                     diagnostics.push(Diagnostic::new(
                         Severity::Warning,
@@ -90,7 +105,8 @@ pub fn apply(
                 Severity::Note,
                 format!(
                     "holding reset `{}` at {} for the first cycle of every test (detected by \
-                     name; --reset none to disable, --reset NAME=LEVEL:CYCLES to choose)",
+                     name, the level from {level_from}; --reset none to disable, --reset \
+                     NAME=LEVEL:CYCLES to choose)",
                     s.name,
                     u8::from(s.level)
                 ),

@@ -597,8 +597,9 @@ mod tests {
             .expect("a note");
         assert_eq!(
             note.to_string(),
-            "note: holding reset `rst` at 1 for the first cycle of every test (detected by name; \
-             --reset none to disable, --reset NAME=LEVEL:CYCLES to choose)"
+            "note: holding reset `rst` at 1 for the first cycle of every test (detected by name, \
+             the level from its name; --reset none to disable, --reset NAME=LEVEL:CYCLES to \
+             choose)"
         );
         let (named, diagnostics) =
             Model::load(&paths, &with("rst=1:1", InitOption::Free)).expect("loads");

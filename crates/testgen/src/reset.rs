@@ -20,7 +20,8 @@ use crate::init::zero_value;
 /// The name of the hidden cycle counter (made unique with a suffix if the model has it).
 pub const COUNTER: &str = "reset.cycle";
 
-/// Input names that are taken for a reset when no `--reset` is given (compared without case).
+/// Input names that are taken for a reset when no `--reset` is given (compared without case,
+/// after port decorations are removed: [`core_name`]).
 pub const RESET_NAMES: &[&str] = &[
     "rst", "rst_n", "rstn", "rst_b", "rstb", "rst_ni", "nrst", "reset", "reset_n", "resetn",
     "reset_b", "resetb", "nreset", "arst", "arst_n", "arstn", "areset", "areset_n", "aresetn",
@@ -155,12 +156,69 @@ impl FromStr for ResetOption {
     }
 }
 
+/// A port name without the decorations designers add to it (lower case, the last
+/// hierarchical segment, one prefix `i_`, `wb_`, `sys_` and one suffix `_i`, `_in`, `_pad`
+/// removed): `wb_rst_i` → `rst`, `i_reset_n` → `reset_n`.
+pub fn core_name(name: &str) -> String {
+    let n = name.to_ascii_lowercase();
+    let mut n = n.rsplit('.').next().unwrap_or(&n).to_string();
+    for prefix in ["i_", "wb_", "sys_"] {
+        if let Some(rest) = n.strip_prefix(prefix) {
+            n = rest.to_string();
+            break;
+        }
+    }
+    for suffix in ["_pad", "_in", "_i"] {
+        if let Some(rest) = n.strip_suffix(suffix) {
+            if !rest.is_empty() {
+                n = rest.to_string();
+                break;
+            }
+        }
+    }
+    n
+}
+
+/// The level that resets the design according to its source: `negedge NAME` in an event
+/// list (an asynchronous reset active low) gives 0, `posedge NAME` gives 1; `None` when the
+/// source says neither (or both).
+pub fn level_in_source(sys: &System, name: &str) -> Option<bool> {
+    let mut low = false;
+    let mut high = false;
+    for file in sys.sources.files() {
+        let text = file.text.as_str();
+        for (edge, flag) in [("negedge", &mut low), ("posedge", &mut high)] {
+            let mut from = 0;
+            while let Some(at) = text[from..].find(edge) {
+                let start = from + at;
+                from = start + edge.len();
+                let before_ok = text[..start].chars().next_back().map_or(true, |c| {
+                    !(c.is_ascii_alphanumeric() || c == '_' || c == '$')
+                });
+                let rest = text[from..].trim_start();
+                let word: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+                    .collect();
+                if before_ok && word == name {
+                    *flag = true;
+                }
+            }
+        }
+    }
+    match (low, high) {
+        (true, false) => Some(false),
+        (false, true) => Some(true),
+        _ => None,
+    }
+}
+
 /// Whether a reset of this name is active low: it ends in `_n`, `_ni` or `_b`, or it is a
 /// reset name (`rst`, `reset`) with a trailing `n`/`b` or a leading `n` (`resetn`, `rstb`,
-/// `nrst`).
+/// `nrst`); port decorations ([`core_name`]) do not count.
 pub fn looks_active_low(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    let n = n.rsplit('.').next().unwrap_or(&n);
+    let n = core_name(name);
+    let n = n.as_str();
     if n.ends_with("_n") || n.ends_with("_ni") || n.ends_with("_b") {
         return true;
     }
@@ -173,13 +231,16 @@ pub fn looks_active_low(name: &str) -> bool {
     })
 }
 
-/// The 1-bit inputs of `sys` whose names are reset names ([`RESET_NAMES`], without case), in
-/// declaration order.
+/// The 1-bit inputs of `sys` whose names are reset names ([`RESET_NAMES`], without case and
+/// port decorations: [`core_name`]), in declaration order.
 pub fn reset_candidates(sys: &System) -> Vec<String> {
     sys.vars
         .iter()
         .filter(|v| v.role == Role::Input && is_one_bit(v.ty))
-        .filter(|v| RESET_NAMES.iter().any(|r| r.eq_ignore_ascii_case(&v.name)))
+        .filter(|v| {
+            let core = core_name(&v.name);
+            RESET_NAMES.iter().any(|r| r.eq_ignore_ascii_case(&core))
+        })
         .map(|v| v.name.clone())
         .collect()
 }
@@ -359,6 +420,42 @@ mod tests {
         }
     }
 
+    #[test]
+    fn port_decorations_are_not_part_of_a_reset_name() {
+        for (name, core, low) in [
+            ("wb_rst_i", "rst", false),
+            ("rst_i", "rst", false),
+            ("rst_ni", "rst_ni", true),
+            ("i_reset_n", "reset_n", true),
+            ("arst_in", "arst", false),
+            ("RESET_PAD", "reset", false),
+            ("top.sys_rstn", "rstn", true),
+            ("_i", "_i", false),
+        ] {
+            assert_eq!(core_name(name), core, "{name}");
+            assert_eq!(looks_active_low(name), low, "{name}");
+        }
+    }
+
+    #[test]
+    fn the_source_tells_the_level_of_an_asynchronous_reset() {
+        let with_text = |text: &str| {
+            let mut s = design();
+            s.sources.add("t.v", text);
+            s
+        };
+        let low = with_text("always @(posedge clk or negedge rst_i) if (~rst_i) q <= 0;");
+        assert_eq!(level_in_source(&low, "rst_i"), Some(false));
+        let high = with_text("always @(posedge clk, posedge  rst) q <= 0;");
+        assert_eq!(level_in_source(&high, "rst"), Some(true));
+        // Another signal's edge, a longer name, or both edges say nothing.
+        let other = with_text("always @(negedge rst_in or posedge clk) q <= 0;");
+        assert_eq!(level_in_source(&other, "rst"), None);
+        let both = with_text("@(negedge rst) a; @(posedge rst) b;");
+        assert_eq!(level_in_source(&both, "rst"), None);
+        assert_eq!(level_in_source(&design(), "rst"), None);
+    }
+
     /// A system with inputs `rst` (1 bit), `go` (1 bit), `d` (4 bits) and a register `q` that
     /// takes `d` when `go`, with `q` the output and no initial value.
     fn design() -> System {
@@ -391,7 +488,9 @@ mod tests {
         s.add_var("RESET_N", Type::ubv(1), Role::Input, None);
         s.add_var("reset", Type::ubv(2), Role::Input, None);
         s.add_var("rstn", Type::ubv(1), Role::State, None);
-        assert_eq!(reset_candidates(&s), ["rst", "RESET_N"]);
+        s.add_var("wb_rst_i", Type::ubv(1), Role::Input, None);
+        s.add_var("first", Type::ubv(1), Role::Input, None);
+        assert_eq!(reset_candidates(&s), ["rst", "RESET_N", "wb_rst_i"]);
     }
 
     #[test]
