@@ -81,6 +81,9 @@ enum Command {
     /// Run a results directory's tests against a model with the same interface: pass / fail /
     /// inconclusive per test. Exit code 0 all pass or inconclusive, 1 some fail, 2 error.
     Run(cmd::run::Args),
+    /// Write the HTML report (source with the mutants marked) and the lcov tracefile of a
+    /// results directory.
+    Report(cmd::report_html::Args),
 }
 
 impl Command {
@@ -96,6 +99,7 @@ impl Command {
             Command::Testbench(a) => Some((&mut a.model.options, "files")),
             Command::Search(a) => Some((&mut a.model.options, "files")),
             Command::Run(a) => Some((&mut a.model.options, "files")),
+            Command::Report(a) => Some((&mut a.model.options, "files")),
             Command::Merge(a) => Some((&mut a.model, "paths")),
             Command::Table(_) | Command::Prove(_) => None,
         }
@@ -140,6 +144,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => cmd::merge::run(&args),
         Command::Table(args) => cmd::table::run(&args),
         Command::Testbench(args) => cmd::testbench::run(&args),
+        Command::Report(args) => cmd::report_html::run(&args),
         Command::Search(args) => return ExitCode::from(cmd::search::run(&args)),
         Command::Run(args) => return ExitCode::from(cmd::run::run(&args)),
         Command::Prove(args) => match cmd::prove::run(&args) {

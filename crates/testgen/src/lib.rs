@@ -22,7 +22,8 @@
 //! (operators, sample, shard), [`decide`] (one mutant → a [`Decision`], no file I/O),
 //! [`record`] (records, counts, summary), [`store`] (the results directory), [`testfile`]
 //! (the test format), [`run`](mod@run) (the whole run with a [`Progress`]), [`suite`],
-//! [`merge`], [`table`]; [`export`] writes circuits and sources for other tools,
+//! [`merge`], [`table`]; [`report`] writes the HTML report and the lcov tracefile of a
+//! run, [`export`] writes circuits and sources for other tools,
 //! [`testbench`] a self-checking Verilog testbench of the tests.
 
 pub mod allowed;
@@ -37,6 +38,7 @@ pub mod layout;
 pub mod load;
 pub mod merge;
 pub mod record;
+pub mod report;
 pub mod reset;
 pub mod run;
 pub mod runner;
@@ -60,6 +62,7 @@ pub use init::InitOption;
 pub use load::{language_of, load, FrontendOptions, Language, Loaded, Model};
 pub use merge::{merge, MergeOptions, Merged};
 pub use record::{Counts, KillClass, MutantRecord, MutantVerdict, ProductSize, RunInfo, Summary};
+pub use report::{read_summary, write_report, ReportFiles};
 pub use reset::{ResetError, ResetOption, ResetSpec};
 pub use run::{run, run_info, Options, Progress, Quiet, RunReport};
 pub use select::{all_mutants, mutant_by_id, Locator, Selection, Shard};

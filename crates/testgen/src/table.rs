@@ -307,12 +307,28 @@ fn markdown_table(title: &str, rows: &[ModelRow], cols: &[Column]) -> String {
     t
 }
 
+/// The title of Table 3.
+pub const TABLE3_TITLE: &str = "Table 3: characteristics of the models";
+
+/// The title of Table 4.
+pub const TABLE4_TITLE: &str = "Table 4: results";
+
+/// What the numbers of Tables 3 and 4 count.
+pub const TABLES_NOTE: &str = "Percentages are over the valid mutants (invalid ones excluded); definite, potential and controlled split Killed by kill class; the scores are over the valid non-equivalent mutants, counting every kill, the potential and definite kills, and the definite kills only; test length is the depth n of the killing test; times are per-mutant wall-clock seconds.";
+
+/// Tables 3 and 4 of one row as the Markdown shows them: per table its title and the
+/// (column header, value) pairs (for reports of a single model, `crate::report`).
+pub fn row_cells(row: &ModelRow) -> [(&'static str, Vec<(&'static str, String)>); 2] {
+    let cells = |cols: &[Column]| cols.iter().map(|c| (c.0, show((c.2)(row)))).collect();
+    [(TABLE3_TITLE, cells(TABLE3)), (TABLE4_TITLE, cells(TABLE4))]
+}
+
 /// Tables 3 and 4 as Markdown.
 pub fn markdown(rows: &[ModelRow]) -> String {
     format!(
-        "{}\n{}\nPercentages are over the valid mutants (invalid ones excluded); definite, potential and controlled split Killed by kill class; the scores are over the valid non-equivalent mutants, counting every kill, the potential and definite kills, and the definite kills only; test length is the depth n of the killing test; times are per-mutant wall-clock seconds.\n",
-        markdown_table("Table 3: characteristics of the models", rows, TABLE3),
-        markdown_table("Table 4: results", rows, TABLE4)
+        "{}\n{}\n{TABLES_NOTE}\n",
+        markdown_table(TABLE3_TITLE, rows, TABLE3),
+        markdown_table(TABLE4_TITLE, rows, TABLE4)
     )
 }
 

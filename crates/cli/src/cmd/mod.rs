@@ -5,6 +5,7 @@ pub mod merge;
 pub mod mutant;
 pub mod mutants;
 pub mod prove;
+pub mod report_html;
 pub mod run;
 pub mod search;
 pub mod table;

@@ -4,9 +4,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Result;
-use hypermut_testgen::{run as run_job, DecideOptions, Existing, Options, Shard};
+use hypermut_testgen::{run as run_job, DecideOptions, Existing, Options, ReportFiles, Shard};
 
 use crate::args::{parse_seconds, ModelArgs, MutantArgs};
+use crate::cmd::report_html;
 use crate::report::{print_run, Bar};
 
 /// Options of `hypermut testgen`.
@@ -49,6 +50,13 @@ pub struct Args {
     /// Also report weak killing (some output or latch differs) per mutant in `suite.json`.
     #[arg(long)]
     pub weak: bool,
+    /// Write an HTML report of the run (summary, source with the mutants marked, a section
+    /// per mutant), and the lcov tracefile next to it (`.info`) unless `--lcov` names it.
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
+    /// Write the mutation coverage per line as an lcov tracefile (for genhtml).
+    #[arg(long, value_name = "FILE")]
+    pub lcov: Option<PathBuf>,
 }
 
 /// What `--resume` / `--fresh` ask for.
@@ -79,5 +87,9 @@ pub fn run(args: &Args) -> Result<()> {
     };
     let report = run_job(&model, &options, &mut Bar::new())?;
     print_run(&report);
+    let files = ReportFiles::from_options(args.report.as_deref(), args.lcov.as_deref());
+    if !files.is_empty() {
+        report_html::write(&model, &args.out, &report.summary, &files)?;
+    }
     Ok(())
 }
