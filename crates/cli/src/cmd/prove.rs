@@ -46,8 +46,9 @@ impl From<EngineArg> for EngineChoice {
 pub struct Args {
     /// The circuit (`.aig` binary or `.aag` ASCII AIGER).
     pub file: PathBuf,
-    /// The engine.
-    #[arg(long, value_enum, default_value = "ic3")]
+    /// The engine (default: the portfolio, IC3, BMC and k-induction on threads, the first
+    /// answer wins; with `--certificate`, the engines that give certificates).
+    #[arg(long, value_enum, default_value = "portfolio")]
     pub engine: EngineArg,
     /// Wall-clock limit in seconds (no limit if absent).
     #[arg(long)]
