@@ -2,7 +2,8 @@
 # Benchmark (not a test): hypermut testgen against the per-mutant pipeline an MCY user runs,
 # on the same mutants of the same Verilog designs, side by side in one run.
 #
-#   scripts/bench-mutants.sh [--sample N] [--seed S] [--abc-timeout S] [--keep DIR] [MODEL.v ...]
+#   scripts/bench-mutants.sh [--sample N] [--seed S] [--abc-timeout S] [--keep DIR]
+#                            [--no-pipeline] [MODEL.v ...]
 #
 # (a) `hypermut testgen MODEL --jobs 1` decides every mutant (BMC, then IC3; tests replayed,
 #     certificates re-checked): one process for the whole model.
@@ -10,8 +11,14 @@
 #     `hypermut mutant MODEL --id N --emit source -o M.v` (the mutant's source text), then yosys
 #     reads original and mutant, builds a miter (`miter -equiv -flatten gold gate miter`) and
 #     writes it as AIGER (`write_aiger -zinit`), then ABC `pdr` decides it.
+# (c) ABC on hypermut's own per-mutant products (`hypermut product MODEL --mutant N`, written
+#     beforehand and not timed): `read P; fold; dprove` and `read P; fold; pdr -T S`, one ABC
+#     process per product under `timeout S` (dprove's own limits do not bound all its
+#     engines, so one process per design could hang), minus ABC's start-up time (measured
+#     once: the mean of 10 `berkeley-abc -c quit`): solving time, not start-up.
 # Verdicts are compared: killed <-> ABC asserts the miter's trigger, equivalent <-> proved.
-# Both sides use one core. Prints one Markdown row per model and the total, with (b)/(a).
+# All sides use one core. Prints one Markdown row per model and the total, with (b)/(a) and
+# (a) over the better of ABC's dprove and pdr in (c). --no-pipeline skips (b).
 #
 # A MODEL argument may carry extra hypermut flags in the same word ("x.v --top foo"); yosys then
 # uses the `--top` module, else the file's base name. Default: models/verilog/{arbiter,
@@ -27,7 +34,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SAMPLE="" SEED=0 ABC_T=60 KEEP=""
+SAMPLE="" SEED=0 ABC_T=60 KEEP="" PIPELINE=1
 MODELS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -35,6 +42,7 @@ while [ $# -gt 0 ]; do
     --seed) SEED=$2; shift 2 ;;
     --abc-timeout) ABC_T=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
+    --no-pipeline) PIPELINE=0; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) MODELS+=("$1"); shift ;;
@@ -45,20 +53,30 @@ done
 for tool in yosys berkeley-abc python3 bc; do
   command -v "$tool" >/dev/null || { echo "$tool is missing" >&2; exit 2; }
 done
-cargo build --release -q
-BIN=$PWD/target/release/hypermut
+# HYPERMUT_BIN: a hypermut binary to measure instead of this checkout's release build.
+if [ -n "${HYPERMUT_BIN:-}" ]; then
+  BIN=$HYPERMUT_BIN
+else
+  cargo build --release -q
+  BIN=$PWD/target/release/hypermut
+fi
 if ! "$BIN" mutant --help >/dev/null 2>&1; then
   echo "this hypermut has no \`mutant\` subcommand (needed for --emit source)" >&2; exit 2
 fi
 if [ -n "$KEEP" ]; then WORK=$KEEP; mkdir -p "$WORK"; else WORK=$(mktemp -d); trap 'rm -rf "$WORK"' EXIT; fi
 
 now() { date +%s.%N; }
+# ABC's start-up time (mean of 10 runs), subtracted per ABC process in (c).
+t0=$(date +%s.%N)
+for _ in 1 2 3 4 5 6 7 8 9 10; do berkeley-abc -c quit > /dev/null 2>&1; done
+ABC_START=$(echo "($(date +%s.%N) - $t0) / 10" | bc -l)
 # add the time since $2 to the variable named $1
 acc() { local -n v=$1; v=$(echo "$v + $(now) - $2" | bc); }
 
-echo "| design | mutants | hypermut testgen: killed / equiv | (a) testgen s | (b) mutant + yosys + ABC s (emit / yosys / ABC) | (b)/(a) | verdicts agree | differ | ABC timeout |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-TA=0 TB=0 TN=0 TAG=0 TDIF=0
+printf "ABC start-up: %.3f s per process (subtracted in (c))\n\n" "$ABC_START"
+echo "| design | mutants | hypermut testgen: killed / equiv | (a) testgen s | (b) mutant + yosys + ABC s (emit / yosys / ABC) | (b)/(a) | verdicts agree | differ | ABC timeout | (c) ABC dprove s | (c) ABC pdr s | (a)/best (c) | (c) agree / undecided |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+TA=0 TB=0 TN=0 TAG=0 TDIF=0 TDP=0 TPDR=0
 DIFFS=()
 idx=0
 for spec in "${MODELS[@]}"; do
@@ -81,10 +99,59 @@ for r in json.load(open(sys.argv[1]))["results"]:
     print(r["id"], r["outcome"])
 PY
 
+  # (c): the products first (not timed), then ABC on each.
+  mkdir -p "$dir/p"
+  ids=()
+  while read -r id verdict; do
+    [ "$verdict" = invalid ] && continue
+    if "$BIN" product "$model" "${flags[@]}" --mutant "$id" -o "$dir/p/$id.aig" 2> "$dir/p/$id.err"; then
+      ids+=("$id")
+    fi
+  done < "$dir/ours"
+  : > "$dir/dprove.out"; : > "$dir/pdr.out"
+  t=$(now)
+  for id in "${ids[@]}"; do
+    timeout "$ABC_T" berkeley-abc -c "read $dir/p/$id.aig; fold; print_stats; dprove" >> "$dir/dprove.out" 2>&1 || true
+  done
+  t_dp=$(echo "$(now) - $t - ${#ids[@]} * $ABC_START" | bc)
+  t=$(now)
+  for id in "${ids[@]}"; do
+    timeout "$ABC_T" berkeley-abc -c "read $dir/p/$id.aig; fold; print_stats; pdr -T $ABC_T" >> "$dir/pdr.out" 2>&1 || true
+  done
+  t_pdr=$(echo "$(now) - $t - ${#ids[@]} * $ABC_START" | bc)
+  crow=$(python3 - "$dir/ours" "$dir/dprove.out" "$dir/pdr.out" <<'PY'
+import re, sys
+ours = dict(l.split() for l in open(sys.argv[1]) if l.strip())
+def verdicts(path):
+    out, current = {}, None
+    for line in open(path, errors="replace"):
+        m = re.search(r"/p/(\d+)\s*:.*i/o", line)
+        if m:
+            current = m.group(1)
+            out[current] = "undecided"
+        elif current is None:
+            continue
+        elif "Networks are equivalent" in line or "Property proved" in line:
+            out[current] = "equivalent"
+        elif "NOT EQUIVALENT" in line or "was asserted in frame" in line or "Property FAILED" in line:
+            out[current] = "killed"
+    return out
+d, p = verdicts(sys.argv[2]), verdicts(sys.argv[3])
+decided = [i for i in ours if ours[i] in ("killed", "equivalent")]
+agree = sum(1 for i in decided if (d.get(i) == ours[i]) or (p.get(i) == ours[i]))
+undecided = sum(1 for i in decided if d.get(i, "undecided") == "undecided" and p.get(i, "undecided") == "undecided")
+wrong = [i for i in decided for v in (d.get(i), p.get(i)) if v not in (None, "undecided", ours[i])]
+print(agree, undecided, ",".join(sorted(set(wrong))) or "-")
+PY
+)
+  read -r cagree cund cwrong <<< "$crow"
+  [ "$cwrong" != "-" ] && DIFFS+=("$model (c): ABC disagrees on $cwrong")
+
   # (b)
   t_emit=0 t_yosys=0 t_abc=0
   : > "$dir/theirs"
   while read -r id _; do
+    [ "$PIPELINE" = 1 ] || break
     t=$(now)
     "$BIN" mutant "$model" "${flags[@]}" --id "$id" --emit source -o "$dir/m/$id.v" 2> "$dir/m/$id.emit.err"
     acc t_emit "$t"
@@ -133,14 +200,18 @@ print(n, k, e, agree, len(diff), timeout, text or "-")
 PY
 )
   read -r n k e agree ndiff tout diff <<< "$row"
-  printf "| %s | %d | %d / %d | %.1f | %.1f (%.1f / %.1f / %.1f) | %.1f× | %d | %d | %d |\n" \
+  best=$(echo "if ($t_dp < $t_pdr) $t_dp else $t_pdr" | bc -l)
+  [ "$PIPELINE" = 1 ] || { agree=0; ndiff=0; tout=0; }
+  printf "| %s | %d | %d / %d | %.1f | %.1f (%.1f / %.1f / %.1f) | %.1f× | %d | %d | %d | %.2f | %.2f | %.2f× | %d / %d |\n" \
     "$model" "$n" "$k" "$e" "$ta" "$tb" "$t_emit" "$t_yosys" "$t_abc" "$(echo "$tb / $ta" | bc -l)" \
-    "$agree" "$ndiff" "$tout"
+    "$agree" "$ndiff" "$tout" "$t_dp" "$t_pdr" "$(echo "$ta / $best" | bc -l)" "$cagree" "$cund"
   [ "$ndiff" -gt 0 ] && DIFFS+=("$model: $diff")
   TA=$(echo "$TA + $ta" | bc) TB=$(echo "$TB + $tb" | bc)
+  TDP=$(echo "$TDP + $t_dp" | bc) TPDR=$(echo "$TPDR + $t_pdr" | bc)
   TN=$((TN + n)) TAG=$((TAG + agree)) TDIF=$((TDIF + ndiff))
 done
-printf "| **total** | %d | | %.1f | %.1f | %.1f× | %d | %d | |\n" "$TN" "$TA" "$TB" "$(echo "$TB / $TA" | bc -l)" "$TAG" "$TDIF"
+TBEST=$(echo "if ($TDP < $TPDR) $TDP else $TPDR" | bc -l)
+printf "| **total** | %d | | %.1f | %.1f | %.1f× | %d | %d | | %.2f | %.2f | %.2f× | |\n" "$TN" "$TA" "$TB" "$(echo "$TB / $TA" | bc -l)" "$TAG" "$TDIF" "$TDP" "$TPDR" "$(echo "$TA / $TBEST" | bc -l)"
 if [ ${#DIFFS[@]} -gt 0 ]; then
   echo
   echo "Verdicts that differ (count x hypermut/yosys+ABC, first ids; files in ${KEEP:-a temporary directory, rerun with --keep DIR}):"
