@@ -192,9 +192,10 @@ pub fn level_in_source(sys: &System, name: &str) -> Option<bool> {
             while let Some(at) = text[from..].find(edge) {
                 let start = from + at;
                 from = start + edge.len();
-                let before_ok = text[..start].chars().next_back().map_or(true, |c| {
-                    !(c.is_ascii_alphanumeric() || c == '_' || c == '$')
-                });
+                let before_ok = !matches!(
+                    text[..start].chars().next_back(),
+                    Some(c) if c.is_ascii_alphanumeric() || c == '_' || c == '$'
+                );
                 let rest = text[from..].trim_start();
                 let word: String = rest
                     .chars()

@@ -22,7 +22,7 @@ use hypermut_ir::{
 };
 use hypermut_mutate::make_controllable;
 
-use crate::allowed::{judge, StepVerdict};
+use crate::allowed::{judge, AllowedOutputs, StepVerdict};
 use crate::init::{zero_value, InitOption};
 use crate::load::{FrontendOptions, Model};
 use crate::record::KillClass;
@@ -245,20 +245,24 @@ impl Runner {
                 .collect();
             let expected =
                 canonical(sys, &outputs, &t.test.frames[k].outputs).map_err(interface)?;
-            let verdict = match t.allowed.get(k) {
-                Some(step) => {
-                    let mut step = step.clone();
-                    step.values = step
+            // A step without a list allows the test's outputs only; the testbench judges the
+            // same way (`crate::testbench`).
+            let step = match t.allowed.get(k) {
+                Some(step) => AllowedOutputs {
+                    values: step
                         .values
                         .iter()
                         .map(|v| canonical(sys, &outputs, v))
                         .collect::<Result<_, _>>()
-                        .map_err(interface)?;
-                    judge(&step, &expected, &observed)
-                }
-                None if observed == expected => StepVerdict::Pass,
-                None => StepVerdict::Fail,
+                        .map_err(interface)?,
+                    capped: step.capped,
+                },
+                None => AllowedOutputs {
+                    values: vec![expected.clone()],
+                    capped: false,
+                },
             };
+            let verdict = judge(&step, &expected, &observed);
             let differ = || {
                 format!(
                     "step {k}: outputs {} where the test expects {}",

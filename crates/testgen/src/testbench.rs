@@ -1,31 +1,43 @@
 //! A self-checking Verilog testbench of a model's tests (`docs/formats.md` §12.4): one
 //! instance of the top module per test, so that each test starts from a fresh power-up;
-//! per frame the test's inputs are driven, the outputs compared with `!==` after they
-//! settle, then the clock gives one edge (`docs/method.md` §2.2). It prints `PASS mutant-N`
-//! or `FAIL mutant-N step k: …` per test and `P of N tests passed`, and ends with
-//! `$fatal(1, …)` (a non-zero exit status of `vvp`) when a test fails, `$finish` otherwise.
+//! per frame the test's inputs are driven, the outputs judged after they settle, then the
+//! clock gives one edge (`docs/method.md` §2.2). Each step is judged by the rule of
+//! [`crate::allowed::judge`] (`docs/method.md` §4.1.1), which `hypermut run` applies too:
+//! the test's outputs go on, another valuation the original allows (or any other where the
+//! test's `allowed` list is capped) makes the test inconclusive and ends it, anything else
+//! fails it (`testbench/check.rs` writes the Verilog; an `x` bit equals no value). It prints
+//! one line per test, `PASS mutant-N`, `FAIL mutant-N step k: …` or
+//! `INCONCLUSIVE mutant-N step k: …`, then `P of N tests passed, F failed, I inconclusive`,
+//! and ends with `$fatal(1, …)` (a non-zero exit status of `vvp`) when a test fails,
+//! `$finish` otherwise.
 //!
-//! What is compared follows the test's initial-state convention ([`crate::Convention`]):
-//! nothing in the frames the reset is held, and in every other step only the outputs whose
-//! value the original leaves no choice about (one value among the test's `allowed` outputs
-//! of that step; every output when the test lists none). Registers that `--init zero` starts
-//! at 0 are set to 0 at the start of their test; other registers without an initial value
-//! start at `x`, as on a simulator's power-up, so a test passes only if it does not depend
-//! on them. Tests whose kill class is not `definite` need control of the model's
-//! nondeterminism: they are listed in a comment and not exported.
+//! Nothing is compared in the frames the reset is held ([`crate::Convention`]). A test's
+//! instance starts where the test's own run of the original started, as `hypermut run`
+//! starts a `definite` test: at the start of the test, registers that `--init zero` starts
+//! at 0 are set to 0 and registers with a free power-up value take the test's (its
+//! `nd.init.<register>` values), then frame 0's inputs are driven. Until then the inputs
+//! hold the complement of their frame-0 values, so that an asynchronous reset asserted in
+//! frame 0 sees its edge; inputs that an initial value reads (`docs/method.md` §2.1) hold
+//! their frame-0 values from time 0 instead. Tests whose kill class is not `definite` need
+//! control of the model's nondeterminism: they are listed in a comment and not exported.
 
+mod check;
+mod ident;
 mod ports;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
 
 use hypermut_hyper::suite::parse_value;
-use hypermut_ir::{Language, Role, System, Type, Value};
+use hypermut_ir::{ExprId, ExprKind, Language, Role, System, Type, Value};
 
 use crate::load::Model;
 use crate::record::KillClass;
 use crate::testfile::TestFile;
+
+use check::{judge_step, Allowed, Literals};
+use ident::ident;
 
 pub use ports::module_ports;
 
@@ -222,22 +234,6 @@ pub fn guess_clock(model: &Model, top: &str) -> Result<Option<String>, Testbench
     }
 }
 
-/// A Verilog identifier for `name`: as it is if simple, else escaped (`\name `).
-fn ident(name: &str) -> String {
-    let simple = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
-    if simple {
-        name.to_string()
-    } else {
-        format!("\\{name} ")
-    }
-}
-
 /// The width of a signal of type `ty` in the design.
 fn width(ty: Type) -> u32 {
     ty.bv_width().unwrap_or(1)
@@ -273,17 +269,140 @@ fn value_literal(
     Ok(literal(&v, ty))
 }
 
-/// Whether output `name` is compared in step `k` of `t`: the test lists no allowed outputs,
-/// or they are complete (not capped) and give `name` one value only.
-fn compared(t: &TestFile, k: usize, name: &str) -> bool {
+/// The output valuation `values` of test `t` as Verilog literals (`ty` gives each output's
+/// type).
+fn literals(
+    sys: &System,
+    t: &TestFile,
+    values: &BTreeMap<String, String>,
+    ty: &HashMap<&str, Type>,
+) -> Result<Literals, TestbenchError> {
+    let id = t.test.mutant;
+    values
+        .iter()
+        .map(|(name, text)| {
+            let ty = *ty
+                .get(name.as_str())
+                .ok_or_else(|| TestbenchError::UnknownSignal {
+                    mutant: id,
+                    what: "output",
+                    name: name.clone(),
+                })?;
+            Ok((name.clone(), value_literal(sys, id, name, text, ty)?))
+        })
+        .collect()
+}
+
+/// What the original allows at step `k` of `t`: its `allowed` list, or the test's own
+/// outputs only when the test has none (as [`crate::runner`] judges such a step).
+fn allowed_at(
+    sys: &System,
+    t: &TestFile,
+    k: usize,
+    expected: &Literals,
+    ty: &HashMap<&str, Type>,
+) -> Result<Allowed, TestbenchError> {
     match t.allowed.get(k) {
-        None => true,
-        Some(a) if a.capped => false,
-        Some(a) => {
-            let values: BTreeSet<Option<&String>> = a.values.iter().map(|v| v.get(name)).collect();
-            values.len() <= 1
-        }
+        None => Ok(Allowed::Listed(vec![expected.clone()])),
+        Some(a) if a.capped => Ok(Allowed::Capped),
+        Some(a) => a
+            .values
+            .iter()
+            .map(|v| literals(sys, t, v, ty))
+            .collect::<Result<_, _>>()
+            .map(Allowed::Listed),
     }
+}
+
+/// Whether `name` can be written after `dut.` as a hierarchical reference: identifiers
+/// separated by dots, each possibly with constant indexes (`u_core.mem[3]`).
+fn hierarchical(name: &str) -> bool {
+    name.split('.').all(|seg| {
+        let (id, rest) = seg.split_at(seg.find('[').unwrap_or(seg.len()));
+        let simple = id
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        let indexes = rest.is_empty()
+            || rest
+                .strip_prefix('[')
+                .and_then(|r| r.strip_suffix(']'))
+                .is_some_and(|r| {
+                    r.split("][")
+                        .all(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_digit()))
+                });
+        simple && indexes
+    })
+}
+
+/// The inputs that initial values read (`docs/method.md` §2.1: an initial value may read the
+/// inputs of frame 0 and the initial values of other variables), by name.
+fn read_at_power_up(sys: &System) -> BTreeSet<&str> {
+    let mut found = BTreeSet::new();
+    let mut seen_vars = BTreeSet::new();
+    let mut stack: Vec<ExprId> = sys.vars.iter().filter_map(|v| v.init).collect();
+    let mut seen = BTreeSet::new();
+    while let Some(e) = stack.pop() {
+        if !seen.insert(e) {
+            continue;
+        }
+        let kind = &sys.exprs.node(e).kind;
+        if let ExprKind::Var(v) = kind {
+            let var = sys.var(*v);
+            match (var.role, var.init) {
+                (Role::Input, _) => {
+                    found.insert(var.name.as_str());
+                }
+                (_, Some(init)) if seen_vars.insert(*v) => stack.push(init),
+                _ => {}
+            }
+        }
+        stack.extend(kind.children());
+    }
+    found
+}
+
+/// A register the instance of a test starts with the test's power-up value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum PowerUp {
+    /// `dut.<reg> = <literal>;`.
+    Set {
+        /// The register's hierarchical name.
+        reg: String,
+        /// Its value as a Verilog literal.
+        literal: String,
+    },
+    /// A register without a hierarchical name to write it by.
+    Unnamed(String),
+}
+
+/// The registers the instance of test `t` starts with the test's power-up values: one per
+/// `nd.init.<register>` of the test's first frame.
+fn power_up(sys: &System, t: &TestFile) -> Result<Vec<PowerUp>, TestbenchError> {
+    let id = t.test.mutant;
+    let Some(first) = t.test.frames.first() else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (nd, text) in &first.nd {
+        let Some(reg) = nd.strip_prefix("nd.init.") else {
+            continue;
+        };
+        let var = sys
+            .var_by_name(reg)
+            .filter(|v| sys.var(*v).role == Role::State && hierarchical(reg));
+        out.push(match var {
+            Some(v) => PowerUp::Set {
+                reg: reg.to_string(),
+                literal: value_literal(sys, id, nd, text, sys.var(v).ty)?,
+            },
+            None => PowerUp::Unnamed(reg.to_string()),
+        });
+    }
+    Ok(out)
 }
 
 /// The testbench module `hypermut_tb` for `tests` of `model`, whose top module is `top`,
@@ -351,9 +470,11 @@ pub fn verilog_testbench(
     let _ = writeln!(tb, "// Initial state: {convention}.");
     let _ = writeln!(
         tb,
-        "// Each test drives its own instance, from power-up. Per frame: drive the inputs, wait, compare\n\
-         // the outputs with !== (not in the {cycles} frame(s) the reset is held, nor outputs the\n\
-         // original leaves open), then one clock edge. Exit status: $fatal(1) if a test fails."
+        "// Each test drives its own instance, from power-up with the test's power-up values. Per frame:\n\
+         // drive the inputs, wait, judge the outputs (not in the {cycles} frame(s) the reset is held),\n\
+         // then one clock edge. The test's outputs go on; other outputs the original allows (any, where\n\
+         // its list is capped) end the test as INCONCLUSIVE; others as FAIL. One line per test, then\n\
+         // the counts. Exit status: $fatal(1) if a test fails."
     );
     if !skipped.is_empty() {
         tb.push_str("// Not exported:\n");
@@ -362,12 +483,14 @@ pub fn verilog_testbench(
             let _ = writeln!(tb, "//   mutant-{}: {why}", t.test.mutant);
         }
     }
-    tb.push_str("`timescale 1ns/1ns\nmodule hypermut_tb;\n  integer passed = 0;\n  integer failed = 0;\n  integer bad = 0;\n");
+    tb.push_str("`timescale 1ns/1ns\nmodule hypermut_tb;\n  integer passed = 0;\n  integer failed = 0;\n  integer inconclusive = 0;\n  integer bad = 0;\n");
 
+    let early = read_at_power_up(sys);
     let mut body = String::new();
     for (i, t) in exported.iter().enumerate() {
         let id = t.test.mutant;
         let p = format!("t{i}_");
+        let dut = format!("{p}dut");
         let _ = writeln!(
             tb,
             "  // mutant-{id}: {} at {}: `{}` -> `{}`",
@@ -381,6 +504,11 @@ pub fn verilog_testbench(
             let _ = writeln!(tb, "  reg {p}clk = 1'b0;");
             conns.push(format!(".{}({p}clk)", ident(c)));
         }
+        // Inputs start at the complement of frame 0's values and take those once the power-up
+        // values are set: an asynchronous reset asserted in frame 0 sees its edge (in a
+        // two-valued simulator too), a deasserted one sees the other edge. Inputs that initial
+        // values read hold frame 0's values from time 0, when the design's initial blocks run.
+        let first = t.test.frames.first().map(|f| &f.inputs);
         let mut regs: HashMap<&str, String> = HashMap::new();
         for (j, name) in t.inputs.iter().enumerate() {
             let ty = *input_ty
@@ -391,11 +519,23 @@ pub fn verilog_testbench(
                     name: name.clone(),
                 })?;
             let r = format!("{p}in{j}");
-            let _ = writeln!(tb, "  reg [{}:0] {r};", width(ty) - 1);
+            let init = match first.and_then(|f| f.get(name)) {
+                Some(text) => {
+                    let lit = value_literal(sys, id, name, text, ty)?;
+                    let not = if early.contains(name.as_str()) {
+                        ""
+                    } else {
+                        "~"
+                    };
+                    format!(" = {not}{lit}")
+                }
+                None => String::new(),
+            };
+            let _ = writeln!(tb, "  reg [{}:0] {r}{init};", width(ty) - 1);
             conns.push(format!(".{}({r})", ident(name)));
             regs.insert(name.as_str(), r);
         }
-        let _ = writeln!(tb, "  {} {p}dut({});", ident(top), conns.join(", "));
+        let _ = writeln!(tb, "  {} {dut}({});", ident(top), conns.join(", "));
 
         let _ = writeln!(body, "    // mutant-{id}");
         let _ = writeln!(body, "    bad = 0;");
@@ -404,7 +544,20 @@ pub fn verilog_testbench(
                 .var_by_name(name)
                 .map(|v| sys.var(v).ty)
                 .unwrap_or(Type::ubv(1));
-            let _ = writeln!(body, "    {p}dut.{name} = {}'h0;", width(ty));
+            let _ = writeln!(body, "    {dut}.{name} = {}'h0;", width(ty));
+        }
+        for reg in power_up(sys, t)? {
+            match reg {
+                PowerUp::Set { reg, literal } => {
+                    let _ = writeln!(body, "    {dut}.{reg} = {literal};");
+                }
+                PowerUp::Unnamed(name) => {
+                    let _ = writeln!(
+                        body,
+                        "    // the power-up value of `{name}` is not set (no hierarchical name)"
+                    );
+                }
+            }
         }
         for (k, frame) in t.test.frames.iter().enumerate() {
             for (name, text) in &frame.inputs {
@@ -424,23 +577,9 @@ pub fn verilog_testbench(
             }
             body.push_str("    #5;\n");
             if k >= cycles {
-                for (name, text) in &frame.outputs {
-                    let ty = *output_ty.get(name.as_str()).ok_or_else(|| {
-                        TestbenchError::UnknownSignal {
-                            mutant: id,
-                            what: "output",
-                            name: name.clone(),
-                        }
-                    })?;
-                    if !compared(t, k, name) {
-                        continue;
-                    }
-                    let lit = value_literal(sys, id, name, text, ty)?;
-                    let _ = writeln!(
-                        body,
-                        "    if (bad == 0 && {p}dut.{name} !== {lit}) begin bad = 1; $display(\"FAIL mutant-{id} step {k}: {name}=%h expected {lit}\", {p}dut.{name}); end"
-                    );
-                }
+                let expected = literals(sys, t, &frame.outputs, &output_ty)?;
+                let allowed = allowed_at(sys, t, k, &expected, &output_ty)?;
+                body.push_str(&judge_step(&dut, id, k, &expected, &allowed));
             }
             if clock.is_some() {
                 let _ = writeln!(body, "    {p}clk = 1'b1; #5; {p}clk = 1'b0;");
@@ -450,14 +589,20 @@ pub fn verilog_testbench(
         }
         let _ = writeln!(
             body,
-            "    if (bad == 0) begin passed = passed + 1; $display(\"PASS mutant-{id}\"); end else failed = failed + 1;"
+            "    if (bad == 0) begin passed = passed + 1; $display(\"PASS mutant-{id}\"); end\n    \
+             else if (bad == 1) failed = failed + 1;\n    else inconclusive = inconclusive + 1;"
         );
     }
-    tb.push_str("  initial begin\n");
+    // The tests start at time 10, once what the design does at time 0 (initial blocks, edges
+    // of the inputs' first values) has settled, delays included: like every frame's `#5`,
+    // this assumes the design's delays are shorter.
+    tb.push_str("  initial begin\n    #10;\n");
     tb.push_str(&body);
-    let _ = writeln!(
-        tb,
-        "    $display(\"%0d of %0d tests passed\", passed, passed + failed);\n    if (failed != 0) $fatal(1, \"%0d of %0d tests failed\", failed, passed + failed);\n    $finish;\n  end\nendmodule"
+    tb.push_str(
+        "    $display(\"%0d of %0d tests passed, %0d failed, %0d inconclusive\", passed, \
+         passed + failed + inconclusive, failed, inconclusive);\n    if (failed != 0) \
+         $fatal(1, \"%0d of %0d tests failed\", failed, passed + failed + inconclusive);\n    \
+         $finish;\n  end\nendmodule\n",
     );
     Ok(tb)
 }

@@ -1,5 +1,6 @@
 use super::*;
 
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use crate::allowed::AllowedOutputs;
@@ -63,12 +64,17 @@ fn literals_are_the_storage_bits_in_hex() {
 }
 
 #[test]
-fn outputs_the_original_leaves_open_are_not_compared() {
+fn a_step_allows_its_list_or_else_the_tests_outputs() {
     let (m, _dir) = model(&FrontendOptions::default());
-    let mut t = test(&m, 0, "definite", &[(1, 0, 0), (0, 0, 0)]);
-    assert!(
-        compared(&t, 0, "q") && compared(&t, 1, "q"),
-        "no allowed list"
+    let mut t = test(&m, 0, "definite", &[(1, 0, 0), (0, 0, 0), (0, 0, 5)]);
+    let ty: HashMap<&str, Type> = [("q", Type::ubv(4))].into_iter().collect();
+    let sys = &m.system;
+    let expected = literals(sys, &t, &t.test.frames[2].outputs, &ty).expect("literals");
+    assert_eq!(expected, lits(&[("q", "4'h5")]));
+    // No list: the test's outputs only, as `hypermut run` judges such a step.
+    assert_eq!(
+        allowed_at(sys, &t, 2, &expected, &ty).expect("allowed"),
+        Allowed::Listed(vec![expected.clone()])
     );
     let one = |q: &str| [("q".to_string(), q.to_string())].into_iter().collect();
     t.allowed = vec![
@@ -77,17 +83,282 @@ fn outputs_the_original_leaves_open_are_not_compared() {
             capped: false,
         },
         AllowedOutputs {
-            values: vec![one("0ud4_0"), one("0ud4_1")],
+            values: vec![one("0ud4_0"), one("11")],
             capped: false,
         },
         AllowedOutputs {
-            values: vec![one("0ud4_0")],
+            values: vec![one("0ud4_5")],
             capped: true,
         },
     ];
-    assert!(compared(&t, 0, "q"));
-    assert!(!compared(&t, 1, "q"), "two allowed values");
-    assert!(!compared(&t, 2, "q"), "a capped list may miss values");
+    assert_eq!(
+        allowed_at(sys, &t, 1, &expected, &ty).expect("allowed"),
+        Allowed::Listed(vec![lits(&[("q", "4'h0")]), lits(&[("q", "4'hb")])])
+    );
+    assert_eq!(
+        allowed_at(sys, &t, 2, &expected, &ty).expect("allowed"),
+        Allowed::Capped
+    );
+    t.allowed[1].values.push(one("sixteen"));
+    assert!(matches!(
+        allowed_at(sys, &t, 1, &expected, &ty),
+        Err(TestbenchError::BadValue { .. })
+    ));
+}
+
+fn lits(pairs: &[(&str, &str)]) -> Literals {
+    pairs
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect()
+}
+
+#[test]
+fn hierarchical_names_are_identifiers_and_indexes() {
+    for (name, ok) in [
+        ("q", true),
+        ("u_core.state", true),
+        ("mem[3]", true),
+        ("u.m[2][10]", true),
+        ("gen[0].r", true),
+        ("a..b", false),
+        ("3x", false),
+        ("mem[i]", false),
+        ("mem[]", false),
+        ("a b", false),
+        ("$tmp", false),
+    ] {
+        assert_eq!(hierarchical(name), ok, "{name}");
+    }
+}
+
+#[test]
+fn registers_start_with_the_tests_power_up_values() {
+    let (m, _dir) = model(&FrontendOptions::default());
+    let mut t = test(&m, 4, "definite", &[(1, 3, 0), (0, 4, 0)]);
+    for f in &mut t.test.frames {
+        f.nd = [
+            ("nd.init.r".to_string(), "9".to_string()),
+            ("nd.init.nowhere".to_string(), "1".to_string()),
+        ]
+        .into_iter()
+        .collect();
+    }
+    let tb = verilog_testbench(&m, &[t], "top", Some("clk")).expect("testbench");
+    assert!(tb.contains("    t0_dut.r = 4'h9;\n"), "{tb}");
+    assert!(
+        tb.contains("// the power-up value of `nowhere` is not set"),
+        "{tb}"
+    );
+    // Set before frame 0's inputs are driven, which start at their complement.
+    let set = tb.find("t0_dut.r = 4'h9;").expect("set");
+    let driven = tb.find("    t0_in0 = 1'h1;").expect("driven");
+    assert!(set < driven, "{tb}");
+    assert!(tb.contains("reg [0:0] t0_in0 = ~1'h1;"), "{tb}");
+    assert!(tb.contains("reg [3:0] t0_in1 = ~4'h3;"), "{tb}");
+}
+
+#[test]
+fn inputs_an_initial_value_reads_hold_frame_0_from_time_0() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path().join("init.v");
+    let design = "module init(input clk, input [3:0] a, input [3:0] b, output reg [3:0] q);\n  \
+        initial q = a + 4'd1;\n  always @(posedge clk) q <= q + b;\nendmodule\n";
+    std::fs::write(&p, design).expect("write");
+    let (m, _) = Model::load(&[p], &FrontendOptions::default()).expect("loads");
+    assert_eq!(
+        read_at_power_up(&m.system),
+        BTreeSet::from(["a"]),
+        "q's initial value reads a"
+    );
+    let v = serde_json::json!({
+        "model": m.name, "model_hash": m.hash, "operator": "ror", "location": "init.v:1:1",
+        "original": "a", "replacement": "b", "inputs": ["a", "b"], "outputs": ["q"],
+        "nd": {}, "kill_class": "definite", "note": "", "kill": "", "mutant": 1, "depth": 0,
+        "frames": [{ "inputs": { "a": "0ud4_2", "b": "0ud4_7" }, "nd": {},
+                     "outputs": { "q": "0ud4_3" } }],
+        "mutant_outputs": {}, "requires_nd_control": false
+    });
+    let t: TestFile = serde_json::from_value(v).expect("a test file");
+    let tb = verilog_testbench(&m, &[t], "init", Some("clk")).expect("testbench");
+    assert!(tb.contains("reg [3:0] t0_in0 = 4'h2;"), "{tb}");
+    assert!(tb.contains("reg [3:0] t0_in1 = ~4'h7;"), "{tb}");
+}
+
+/// A combinational design whose outputs the test's inputs set: `p = a` (or, with `xa`, a
+/// value with an `x` bit) and `q = b`.
+const JUDGED: &str = "module judged(input [1:0] a, input [1:0] b, input xa, \
+    output [1:0] p, output [1:0] q);\n  assign p = xa ? 2'bx1 : a;\n  assign q = b;\nendmodule\n";
+
+/// Against [`crate::allowed::judge`]: the testbench's verdict of every two-step test over a
+/// table of observed outputs and allowed lists, simulated in iverilog, is the verdict the
+/// runner's rule gives step by step (an `x` bit matches no value).
+#[test]
+fn the_simulated_verdicts_are_the_runners_rule() {
+    use crate::allowed::{judge, StepVerdict};
+    if std::process::Command::new("iverilog")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: `iverilog` is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let design = dir.path().join("judged.v");
+    std::fs::write(&design, JUDGED).expect("write");
+    let (m, _) =
+        Model::load(std::slice::from_ref(&design), &FrontendOptions::default()).expect("loads");
+    let val = |v: u32| format!("0ud2_{v}");
+    let pq = |p: u32, q: u32| -> BTreeMap<String, String> {
+        [("p".to_string(), val(p)), ("q".to_string(), val(q))]
+            .into_iter()
+            .collect()
+    };
+    // Observed (p, q); `None` for p with an `x` bit.
+    let observed: [Option<(u32, u32)>; 5] =
+        [Some((1, 2)), Some((3, 0)), Some((1, 0)), Some((3, 2)), None];
+    // The allowed list of each step: none, two listed, capped, empty.
+    let lists: [Option<AllowedOutputs>; 5] = [
+        None,
+        Some(AllowedOutputs {
+            values: vec![pq(1, 2), pq(3, 0)],
+            capped: false,
+        }),
+        Some(AllowedOutputs {
+            values: vec![pq(1, 0), pq(1, 2)],
+            capped: false,
+        }),
+        Some(AllowedOutputs {
+            values: vec![pq(1, 2)],
+            capped: true,
+        }),
+        Some(AllowedOutputs::default()),
+    ];
+    let expected = pq(1, 2);
+    let mut tests = Vec::new();
+    let mut want = BTreeMap::new();
+    for (i, list) in lists.iter().enumerate() {
+        for (j, o0) in observed.iter().enumerate() {
+            for (k, o1) in observed.iter().enumerate() {
+                let id = (i * 5 + j) * 5 + k;
+                let frames: Vec<serde_json::Value> = [o0, o1]
+                    .iter()
+                    .map(|o| {
+                        let (a, b, xa) = o.map_or((1, 2, 1), |(a, b)| (a, b, 0));
+                        serde_json::json!({
+                            "inputs": { "a": val(a), "b": val(b), "xa": format!("0ud1_{xa}") },
+                            "nd": {}, "outputs": expected.clone()
+                        })
+                    })
+                    .collect();
+                let allowed: Vec<&AllowedOutputs> = list.iter().chain(list.iter()).collect();
+                let v = serde_json::json!({
+                    "model": m.name, "model_hash": m.hash, "operator": "ror",
+                    "location": "judged.v:1:1", "original": "a", "replacement": "b",
+                    "inputs": ["a", "b", "xa"], "outputs": ["p", "q"], "nd": {},
+                    "kill_class": "definite", "note": "", "kill": "", "mutant": id,
+                    "depth": 1, "frames": frames, "mutant_outputs": {},
+                    "requires_nd_control": false, "allowed": allowed
+                });
+                tests.push(serde_json::from_value::<TestFile>(v).expect("a test file"));
+                // The runner's rule, step by step; an `x` bit is a value no list holds.
+                let mut verdict = "PASS".to_string();
+                for (step, o) in [o0, o1].iter().enumerate() {
+                    let seen = o.map_or_else(
+                        || {
+                            [
+                                ("p".to_string(), "x".to_string()),
+                                ("q".to_string(), val(2)),
+                            ]
+                            .into_iter()
+                            .collect()
+                        },
+                        |(p, q)| pq(p, q),
+                    );
+                    let only = AllowedOutputs {
+                        values: vec![expected.clone()],
+                        capped: false,
+                    };
+                    match judge(list.as_ref().unwrap_or(&only), &expected, &seen) {
+                        StepVerdict::Pass => continue,
+                        StepVerdict::Inconclusive => verdict = format!("INCONCLUSIVE step {step}"),
+                        StepVerdict::Fail => verdict = format!("FAIL step {step}"),
+                    }
+                    break;
+                }
+                want.insert(id, verdict);
+            }
+        }
+    }
+    let tb = verilog_testbench(&m, &tests, "judged", None).expect("testbench");
+    let tb_path = dir.path().join("tb.v");
+    std::fs::write(&tb_path, &tb).expect("write");
+    let exe = dir.path().join("sim");
+    let compiled = std::process::Command::new("iverilog")
+        .args(["-g2012", "-o"])
+        .arg(&exe)
+        .arg(&tb_path)
+        .arg(&design)
+        .output()
+        .expect("iverilog runs");
+    assert!(
+        compiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+    let run = std::process::Command::new("vvp")
+        .arg("-n")
+        .arg(&exe)
+        .output()
+        .expect("vvp runs");
+    let out = String::from_utf8_lossy(&run.stdout);
+    let mut got = BTreeMap::new();
+    for line in out.lines() {
+        let mut words = line.split_whitespace();
+        let (Some(v), Some(t)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let Some(id) = t
+            .strip_prefix("mutant-")
+            .and_then(|n| n.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        let verdict = match (v, words.next(), words.next()) {
+            ("PASS", None, _) => "PASS".to_string(),
+            ("FAIL" | "INCONCLUSIVE", Some("step"), Some(k)) => {
+                format!("{v} step {}", k.trim_end_matches(':'))
+            }
+            _ => panic!("unexpected line `{line}`"),
+        };
+        assert!(
+            got.insert(id, verdict).is_none(),
+            "two lines for mutant-{id}"
+        );
+    }
+    assert_eq!(got, want, "{out}");
+    // Every verdict occurs, and the exit status says whether a test failed.
+    for v in [
+        "PASS",
+        "FAIL step 0",
+        "FAIL step 1",
+        "INCONCLUSIVE step 0",
+        "INCONCLUSIVE step 1",
+    ] {
+        assert!(want.values().any(|w| w == v), "{v}");
+    }
+    let fails = want.values().filter(|w| w.starts_with("FAIL")).count();
+    let incs = want
+        .values()
+        .filter(|w| w.starts_with("INCONCLUSIVE"))
+        .count();
+    assert!(out.contains(&format!(
+        "{} of {} tests passed, {fails} failed, {incs} inconclusive",
+        want.len() - fails - incs,
+        want.len()
+    )));
+    assert!(!run.status.success());
 }
 
 #[test]
@@ -138,14 +409,18 @@ fn the_testbench_drives_compares_and_clocks_each_test() {
         .filter(|l| l.trim_start().starts_with("if (bad == 0 &&"))
         .collect();
     assert_eq!(compares.len(), 2, "{tb}");
-    assert!(compares[0].contains("FAIL mutant-7 step 1: q=%h expected 4'h0"));
-    assert!(compares[1].contains("t0_dut.q !== 4'h3"));
-    let order: Vec<usize> = ["t0_in1 = 4'h5;", "t0_dut.q !== 4'h3", "t0_clk = 1'b1;"]
+    assert!(compares[0].contains("!(t0_dut.q === 4'h0)"), "{tb}");
+    assert!(tb.contains("FAIL mutant-7 step 1: q=%h, expected q=4'h0\", t0_dut.q);"));
+    assert!(compares[1].contains("t0_dut.q === 4'h3"));
+    let order: Vec<usize> = ["t0_in1 = 4'h5;", "t0_dut.q === 4'h3", "t0_clk = 1'b1;"]
         .iter()
         .map(|s| tb.rfind(s).expect(s))
         .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
-    assert!(tb.contains("$fatal(1,"));
+    // One line per test and the counts; exit status 1 only when a test fails.
+    assert!(tb.contains("$display(\"PASS mutant-7\");"));
+    assert!(tb.contains("%0d of %0d tests passed, %0d failed, %0d inconclusive"));
+    assert!(tb.contains("if (failed != 0) $fatal(1,"));
 }
 
 #[test]
