@@ -329,10 +329,9 @@ fn a_decorated_asynchronous_reset_is_held_at_the_level_the_source_shows() {
             && err.contains("the level from `negedge` in the source"),
         "{err}"
     );
-    let summary: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("summary.json")).expect("summary"),
-    )
-    .expect("JSON");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).expect("summary"))
+            .expect("JSON");
     let killed: Vec<&serde_json::Value> = summary["results"]
         .as_array()
         .expect("results")
