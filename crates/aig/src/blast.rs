@@ -27,7 +27,7 @@ mod words;
 #[cfg(test)]
 mod interp_agreement;
 #[cfg(test)]
-mod random_system;
+pub(crate) mod random_system;
 #[cfg(test)]
 mod tests;
 

@@ -1,11 +1,12 @@
 //! And-inverter graphs for hypermut: the [`Aig`] itself (structural hashing, constant
 //! folding), the bit-blaster from the word-level IR, AIGER 1.9 reading and writing, a
-//! simulator and HWMCC witnesses.
+//! simulator, HWMCC witnesses and logic optimisation ([`opt`]).
 
 pub mod aiger;
 pub mod blast;
 pub mod error;
 pub mod graph;
+pub mod opt;
 pub mod sim;
 pub mod witness;
 pub mod witness_io;
