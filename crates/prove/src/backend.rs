@@ -91,6 +91,14 @@ impl Cadical {
         self.solver.set_callbacks(Some(Stop(Box::new(terminator))));
     }
 
+    /// Makes the next solve give up with [`SolverResult::Interrupted`] after `conflicts`
+    /// conflicts; CaDiCaL forgets the limit after that solve.
+    pub fn limit_conflicts(&mut self, conflicts: u32) {
+        let n = i32::try_from(conflicts).unwrap_or(i32::MAX);
+        // `conflicts` is one of CaDiCaL's limits, so it is never refused.
+        let _ = self.solver.set_limit("conflicts", n);
+    }
+
     fn add<I: IntoIterator<Item = Lit>>(&mut self, lits: I) {
         self.state = State::Input;
         self.solver.add_clause(lits.into_iter().map(Lit::to_ipasir));

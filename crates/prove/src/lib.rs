@@ -32,6 +32,7 @@ pub mod reduce;
 pub mod reduced_verdict;
 pub mod schedule;
 pub mod scorr;
+pub mod sweep;
 pub mod unroll;
 pub mod verdict;
 
@@ -54,5 +55,6 @@ pub use limits::Limits;
 pub use portfolio::{EngineKind, Portfolio};
 pub use schedule::{Schedule, Scheduled, Stage};
 pub use scorr::{Correspondence, Equality, Scorr, ScorrError};
+pub use sweep::{optimize, optimize_with, sweep, OptimizeOptions, SweepOptions, SweepStats};
 pub use unroll::{InitMode, UnrollError, Unroller};
 pub use verdict::Verdict;
