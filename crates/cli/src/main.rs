@@ -33,6 +33,10 @@ enum Command {
         /// its variable's range (NuSMV reports such values as run-time errors).
         #[arg(long)]
         range_properties: bool,
+        /// Write the circuit as bit-blasted, without logic optimisation (`docs/method.md`
+        /// §7.7).
+        #[arg(long)]
+        no_opt: bool,
     },
     /// List the mutants of a model.
     Mutants {
@@ -62,6 +66,9 @@ enum Command {
         /// testgen proved equivalent with engine `inclusion-…` refers to it.
         #[arg(long)]
         inclusion: bool,
+        /// Write the product as built, without logic optimisation (`docs/method.md` §7.7).
+        #[arg(long)]
+        no_opt: bool,
     },
     /// Generate killing tests for every mutant of a model.
     Testgen(cmd::testgen::Args),
@@ -126,7 +133,8 @@ fn main() -> ExitCode {
             output,
             legacy,
             range_properties,
-        } => cmd::aiger::run(&model, output.as_deref(), legacy, range_properties),
+            no_opt,
+        } => cmd::aiger::run(&model, output.as_deref(), legacy, range_properties, !no_opt),
         Command::Mutants {
             model,
             select,
@@ -138,7 +146,8 @@ fn main() -> ExitCode {
             output,
             legacy,
             inclusion,
-        } => cmd::aiger::product(&model, mutant, &output, legacy, inclusion),
+            no_opt,
+        } => cmd::aiger::product(&model, mutant, &output, legacy, inclusion, !no_opt),
         Command::Testgen(args) => cmd::testgen::run(&args),
         Command::Mutant(args) => cmd::mutant::run(&args),
         Command::Merge(args) => cmd::merge::run(&args),

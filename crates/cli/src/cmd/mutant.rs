@@ -10,6 +10,7 @@ use hypermut_testgen::store::write_atomic;
 use hypermut_testgen::{emit_mutant, encode, DesignFiles, Emit, Emitted, Language, Model};
 
 use crate::args::ModelArgs;
+use crate::cmd::aiger::optimized;
 
 /// Options of `hypermut mutant`.
 #[derive(clap::Args, Debug)]
@@ -28,6 +29,10 @@ pub struct Args {
     /// AIGER: write the old 5-field format (properties as outputs).
     #[arg(long)]
     pub legacy: bool,
+    /// AIGER: write the circuit as built, without logic optimisation (`docs/method.md`
+    /// §7.7).
+    #[arg(long)]
+    pub no_opt: bool,
     /// Verilog, `--emit source` or `conditional`: write every source file of the design into
     /// DIR (folders kept below their common folder), the one with the mutation edited, and
     /// DIR/design.f, the design's file list (include folders, macros, the files in order) for
@@ -48,6 +53,9 @@ pub fn run(args: &Args) -> Result<()> {
     })?;
     if args.legacy && matches!(kind, Emit::Source | Emit::Conditional) {
         bail!("--legacy applies to --emit aiger and --emit product only");
+    }
+    if args.no_opt && matches!(kind, Emit::Source | Emit::Conditional) {
+        bail!("--no-opt applies to --emit aiger and --emit product only");
     }
     let output = args.output.as_deref().filter(|p| *p != Path::new("-"));
     let model = args.model.load()?;
@@ -82,7 +90,7 @@ pub fn run(args: &Args) -> Result<()> {
             }
             src.text.into_bytes()
         }
-        Emitted::Circuit(aig) => encode(&aig, output, args.legacy),
+        Emitted::Circuit(aig) => encode(&optimized(aig, !args.no_opt), output, args.legacy),
     };
     match output {
         Some(p) => Ok(write_atomic(p, &bytes)?),
