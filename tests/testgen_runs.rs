@@ -1,6 +1,9 @@
 //! Run management of `hypermut testgen`: results are never lost or duplicated. An interrupted
 //! run continues with `--resume` and ends with the same verdicts; shards together give the
 //! verdicts of one full run; an existing results directory is not overwritten by accident.
+//! The runs compared here turn fault dropping off (`--no-replay`): which pooled test kills a
+//! mutant depends on what the other threads, shards or the earlier process found
+//! (docs/method.md §7.8), whereas each mutant's own engines give the same test every time.
 
 mod common;
 
@@ -50,11 +53,27 @@ fn interrupted_run_resumes_without_redoing_or_duplicating() {
     let tmp = tempfile::tempdir().expect("temp dir");
     let full = tmp.path().join("full");
     let full_s = full.to_str().expect("utf-8");
-    hypermut_ok(&["testgen", MODEL, "--bound", "10", "--out", full_s]);
+    hypermut_ok(&[
+        "testgen",
+        "--no-replay",
+        MODEL,
+        "--bound",
+        "10",
+        "--out",
+        full_s,
+    ]);
     let reference = verdicts(&full);
 
     // A second run into the same directory refuses to overwrite the results.
-    let o = hypermut(&["testgen", MODEL, "--bound", "10", "--out", full_s]);
+    let o = hypermut(&[
+        "testgen",
+        "--no-replay",
+        MODEL,
+        "--bound",
+        "10",
+        "--out",
+        full_s,
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
 
@@ -69,7 +88,14 @@ fn interrupted_run_resumes_without_redoing_or_duplicating() {
 
     // Resuming with other options is refused; with the same options it completes.
     let o = hypermut(&[
-        "testgen", MODEL, "--bound", "9", "--out", full_s, "--resume",
+        "testgen",
+        "--no-replay",
+        MODEL,
+        "--bound",
+        "9",
+        "--out",
+        full_s,
+        "--resume",
     ]);
     assert_eq!(
         o.status.code(),
@@ -78,7 +104,14 @@ fn interrupted_run_resumes_without_redoing_or_duplicating() {
         String::from_utf8_lossy(&o.stderr)
     );
     hypermut_ok(&[
-        "testgen", MODEL, "--bound", "10", "--out", full_s, "--resume",
+        "testgen",
+        "--no-replay",
+        MODEL,
+        "--bound",
+        "10",
+        "--out",
+        full_s,
+        "--resume",
     ]);
     assert_eq!(verdicts(&full), reference);
     let mut ids = result_ids(&full);
@@ -90,7 +123,14 @@ fn interrupted_run_resumes_without_redoing_or_duplicating() {
 
     // --fresh starts over.
     hypermut_ok(&[
-        "testgen", MODEL, "--bound", "10", "--out", full_s, "--fresh",
+        "testgen",
+        "--no-replay",
+        MODEL,
+        "--bound",
+        "10",
+        "--out",
+        full_s,
+        "--fresh",
     ]);
     assert_eq!(verdicts(&full), reference);
 }
@@ -118,6 +158,7 @@ fn kill_9_in_the_middle_of_a_run_then_resume_equals_an_uninterrupted_run() {
     let full = tmp.path().join("full");
     hypermut_ok(&[
         "testgen",
+        "--no-replay",
         SLOW,
         "--jobs",
         "1",
@@ -134,7 +175,15 @@ fn kill_9_in_the_middle_of_a_run_then_resume_equals_an_uninterrupted_run() {
     for attempt in 0..20 {
         let _ = std::fs::remove_dir_all(&dir);
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hypermut"))
-            .args(["testgen", SLOW, "--jobs", "1", "--out", dir_s])
+            .args([
+                "testgen",
+                "--no-replay",
+                SLOW,
+                "--jobs",
+                "1",
+                "--out",
+                dir_s,
+            ])
             .current_dir(common::root())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
@@ -172,7 +221,16 @@ fn kill_9_in_the_middle_of_a_run_then_resume_equals_an_uninterrupted_run() {
         "no summary of a killed run"
     );
 
-    let out = hypermut_ok(&["testgen", SLOW, "--jobs", "1", "--out", dir_s, "--resume"]);
+    let out = hypermut_ok(&[
+        "testgen",
+        "--no-replay",
+        SLOW,
+        "--jobs",
+        "1",
+        "--out",
+        dir_s,
+        "--resume",
+    ]);
     assert!(out.contains(&format!("{total} mutants")), "{out}");
     assert_eq!(verdicts(&dir), reference);
     assert_eq!(test_files(&dir), test_files(&full), "the same tests");
@@ -188,6 +246,7 @@ fn shards_merged_equal_one_full_run() {
     let full = tmp.path().join("full");
     hypermut_ok(&[
         "testgen",
+        "--no-replay",
         MODEL,
         "--bound",
         "10",
@@ -202,6 +261,7 @@ fn shards_merged_equal_one_full_run() {
         let shard = format!("{i}/3");
         hypermut_ok(&[
             "testgen",
+            "--no-replay",
             MODEL,
             "--bound",
             "10",
@@ -222,6 +282,7 @@ fn shards_merged_equal_one_full_run() {
     assert_eq!(union, reference);
     let o = hypermut(&[
         "testgen",
+        "--no-replay",
         MODEL,
         "--shard",
         "0/3",

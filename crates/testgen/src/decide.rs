@@ -2,6 +2,7 @@
 //! schedule within the time budget, and the checked evidence of the verdict. No file I/O:
 //! the result is a [`Decision`] value that the store writes.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hypermut_aig::blast::{blast, BlastOptions};
@@ -19,12 +20,27 @@ use crate::kill_class::{classify, strengthen};
 use crate::layout;
 use crate::load::Model;
 use crate::record::{KillClass, MutantRecord, MutantVerdict, ProductSize};
+use crate::replay::TestPool;
 use crate::select::Locator;
 use crate::testfile::TestFile;
 use crate::waveform;
 
 /// At most this many allowed output valuations are listed per test step.
 const ALLOWED_CAP: usize = 16;
+
+/// Time limit of the SAT sweep of [`solver_circuit`]: only a safety net. The sweep's own
+/// effort limit (a number of gates per gate of the circuit) ends it first, so that the same
+/// circuit always gives the same result — the circuit `hypermut product` writes is the one
+/// testgen's engines and certificates refer to.
+pub const SWEEP_BUDGET: Duration = Duration::from_secs(3600);
+
+/// The circuit the engines get for a product or model circuit `aig`, and the one `hypermut
+/// aiger` and `hypermut product` write: `aig` logic-optimised (`docs/method.md` §7.7): the
+/// same inputs and latches, every output, property, constraint and next-state function the
+/// same function of them, so witnesses and certificates of one are those of the other.
+pub fn solver_circuit(aig: &Aig) -> Aig {
+    hypermut_prove::optimize(aig, SWEEP_BUDGET)
+}
 
 /// How much effort one mutant gets.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +54,10 @@ pub struct DecideOptions {
     /// Time limit per mutant for the search of a stronger test than φ1's (a definite or a
     /// potential one, `docs/method.md` §4.7), within `timeout`; zero turns the search off.
     pub search_timeout: Duration,
+    /// Whether the tests found so far are replayed on a mutant's product before any engine
+    /// runs (fault dropping, `docs/method.md` §7.8). A replayed test may be longer than the
+    /// shortest killing test.
+    pub replay: bool,
 }
 
 impl Default for DecideOptions {
@@ -47,6 +67,7 @@ impl Default for DecideOptions {
             timeout: Duration::from_secs(60),
             prove: true,
             search_timeout: Duration::from_secs(2),
+            replay: true,
         }
     }
 }
@@ -77,6 +98,7 @@ pub struct Decider<'a> {
     ands_orig: Option<usize>,
     smv_recheck: Option<SmvOptions>,
     locator: Locator,
+    pool: Arc<TestPool>,
 }
 
 impl<'a> Decider<'a> {
@@ -89,6 +111,7 @@ impl<'a> Decider<'a> {
             ands_orig: original_ands(&model.system).ok(),
             smv_recheck: model.smv_recheck(),
             locator: Locator::new(model),
+            pool: Arc::new(TestPool::new()),
         }
     }
 
@@ -144,11 +167,12 @@ impl<'a> Decider<'a> {
             deadline: Some(until),
             stop: Vec::new(),
         };
-        let run = self.schedule.run(&ip.product.aig, &limits);
+        let circuit = solver_circuit(&ip.product.aig);
+        let run = self.schedule.run(&circuit, &limits);
         let Verdict::Safe(cert) = run.verdict else {
             return Ok(None);
         };
-        let how = certified(d, &ip.product.aig, &cert, m.id)?;
+        let how = certified(d, &circuit, &cert, m.id)?;
         let engine = self.schedule.stage_name(run.stage).unwrap_or("static");
         Ok(Some((
             format!("inclusion-{engine}"),
@@ -212,9 +236,26 @@ impl<'a> Decider<'a> {
             deadline: Some(start + self.options.timeout),
             stop: Vec::new(),
         };
-        let run = self.schedule.run(&p.aig, &limits);
-        rec.engine = self.schedule.stage_name(run.stage).map(str::to_string);
-        match run.verdict {
+        let replayed = self
+            .options
+            .replay
+            .then(|| self.pool.replay(&p.aig))
+            .flatten();
+        let mut circuit = None;
+        let verdict = match replayed {
+            Some(w) => {
+                rec.engine = Some("replay".into());
+                Verdict::Unsafe(w)
+            }
+            None => {
+                let run = self
+                    .schedule
+                    .run(circuit.insert(solver_circuit(&p.aig)), &limits);
+                rec.engine = self.schedule.stage_name(run.stage).map(str::to_string);
+                run.verdict
+            }
+        };
+        match verdict {
             Verdict::Unsafe(w) => {
                 let mut test =
                     extract_test(&mp.conditional, &mp.nd, &mp.blasted, &w).map_err(|e| {
@@ -225,10 +266,18 @@ impl<'a> Decider<'a> {
                 // The original's run the test comes from: the inputs and nd values per frame.
                 let mut run_inputs = w.inputs.clone();
                 let mut class = classify(&mp, &private, &w, test.depth, limits.deadline)?;
-                rec.reason = format!(
-                    "counterexample at depth {}, replayed on the model",
-                    w.depth()
-                );
+                rec.reason = if rec.engine.as_deref() == Some("replay") {
+                    format!(
+                        "a test found for another mutant kills it at depth {} (fault dropping), \
+                         replayed on the model",
+                        w.depth()
+                    )
+                } else {
+                    format!(
+                        "counterexample at depth {}, replayed on the model",
+                        w.depth()
+                    )
+                };
                 let budget = || {
                     let until = Instant::now() + self.options.search_timeout;
                     limits.deadline.map_or(until, |d| d.min(until))
@@ -268,6 +317,9 @@ impl<'a> Decider<'a> {
                     }
                 }
                 test.requires_nd_control = class == KillClass::Controlled;
+                if self.options.replay {
+                    self.pool.add(&p.aig, &run_inputs, &w.init, class);
+                }
                 rec.outcome = MutantVerdict::Killed;
                 rec.depth = Some(test.depth);
                 rec.kill_class = Some(class);
@@ -311,7 +363,8 @@ impl<'a> Decider<'a> {
             }
             Verdict::Safe(cert) => {
                 d.record.outcome = MutantVerdict::Equivalent;
-                d.record.reason = certified(d, &p.aig, &cert, m.id)?;
+                let circuit = circuit.unwrap_or_else(|| solver_circuit(&p.aig));
+                d.record.reason = certified(d, &circuit, &cert, m.id)?;
             }
             Verdict::Unknown(r) => {
                 rec.outcome = MutantVerdict::Unknown;

@@ -38,6 +38,7 @@ pub mod layout;
 pub mod load;
 pub mod merge;
 pub mod record;
+pub mod replay;
 pub mod report;
 pub mod reset;
 pub mod run;
@@ -51,7 +52,7 @@ pub mod testfile;
 pub mod waveform;
 
 pub use convention::Convention;
-pub use decide::{original_ands, DecideOptions, Decider, Decision};
+pub use decide::{original_ands, solver_circuit, DecideOptions, Decider, Decision};
 pub use error::{Error, Result};
 pub use export::{
     emit_mutant, encode, format_for, inclusion_product, model_circuit, mutant_product, Emit,

@@ -3,23 +3,19 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::time::Duration;
 
 use anyhow::{Context, Result};
 use hypermut_aig::Aig;
 use hypermut_testgen::store::write_atomic;
-use hypermut_testgen::{encode, inclusion_product, model_circuit, mutant_product};
+use hypermut_testgen::{encode, inclusion_product, model_circuit, mutant_product, solver_circuit};
 
 use crate::args::ModelArgs;
 
-/// Time the SAT sweep of the optimisation may take.
-pub const SWEEP_BUDGET: Duration = Duration::from_secs(1);
-
-/// The circuit a command writes: `aig` optimised (same interface, every output, property,
-/// constraint and next-state function the same function), or as it is.
+/// The circuit a command writes: `aig` as testgen's engines see it
+/// ([`solver_circuit`]), or as built.
 pub fn optimized(aig: Aig, optimize: bool) -> Aig {
     if optimize {
-        hypermut_prove::optimize(&aig, SWEEP_BUDGET)
+        solver_circuit(&aig)
     } else {
         aig
     }

@@ -38,6 +38,11 @@ pub struct Args {
     /// Only search for killing tests (BMC to `--bound`).
     #[arg(long)]
     pub no_prove: bool,
+    /// Do not replay the tests found so far on each mutant before its engines run (fault
+    /// dropping, docs/method.md §7.8): every test is then the shortest φ1 kill its engine
+    /// finds, at the cost of more solver calls.
+    #[arg(long)]
+    pub no_replay: bool,
     /// Also report weak killing in each model's `suite.json`.
     #[arg(long)]
     pub weak: bool,
@@ -90,6 +95,7 @@ pub fn run(args: &Args) -> Result<()> {
                 timeout: Duration::from_secs_f64(args.timeout),
                 prove: !args.no_prove,
                 search_timeout: Duration::from_secs_f64(args.search_timeout),
+                replay: !args.no_replay,
             },
             jobs: args.jobs,
             weak: args.weak,

@@ -37,6 +37,11 @@ pub struct Args {
     /// Only search for killing tests (BMC to `--bound`); do not try to prove equivalence.
     #[arg(long)]
     pub no_prove: bool,
+    /// Do not replay the tests found so far on each mutant before its engines run (fault
+    /// dropping, docs/method.md §7.8): every test is then the shortest φ1 kill its engine
+    /// finds, at the cost of more solver calls.
+    #[arg(long)]
+    pub no_replay: bool,
     /// Continue an interrupted run in `--out`: mutants already decided are not redone.
     #[arg(long, conflicts_with = "fresh")]
     pub resume: bool,
@@ -79,6 +84,7 @@ pub fn run(args: &Args) -> Result<()> {
             timeout: Duration::from_secs_f64(args.timeout),
             prove: !args.no_prove,
             search_timeout: Duration::from_secs_f64(args.search_timeout),
+            replay: !args.no_replay,
         },
         jobs: args.jobs,
         out: args.out.clone(),
