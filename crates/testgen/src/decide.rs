@@ -28,6 +28,12 @@ use crate::waveform;
 /// At most this many allowed output valuations are listed per test step.
 const ALLOWED_CAP: usize = 16;
 
+/// Longest test whose kill class is checked, strengthened and given allowed outputs: each of
+/// these unrolls the circuit for the whole test, which for tests thousands of frames deep
+/// costs gigabytes and minutes. A longer test is classed as needing control of
+/// nondeterminism (true of every φ1 test, `docs/method.md` §4.5) and says so.
+pub const DEEPEST_CLASSIFIED: usize = 256;
+
 /// Time limit of the SAT sweep of [`solver_circuit`]: only a safety net. The sweep's own
 /// effort limit (a number of gates per gate of the circuit) ends it first, so that the same
 /// circuit always gives the same result — the circuit `hypermut product` writes is the one
@@ -265,7 +271,12 @@ impl<'a> Decider<'a> {
                 let private = nondeterministic_inputs(&mp, self.model.options.x_as_input);
                 // The original's run the test comes from: the inputs and nd values per frame.
                 let mut run_inputs = w.inputs.clone();
-                let mut class = classify(&mp, &private, &w, test.depth, limits.deadline)?;
+                let deep = test.depth > DEEPEST_CLASSIFIED && private.contains(&true);
+                let mut class = if deep {
+                    KillClass::Controlled
+                } else {
+                    classify(&mp, &private, &w, test.depth, limits.deadline)?
+                };
                 rec.reason = if rec.engine.as_deref() == Some("replay") {
                     format!(
                         "a test found for another mutant kills it at depth {} (fault dropping), \
@@ -278,11 +289,18 @@ impl<'a> Decider<'a> {
                         w.depth()
                     )
                 };
+                if deep {
+                    rec.reason.push_str(&format!(
+                        "; the test is longer than {DEEPEST_CLASSIFIED} frames: it is not checked \
+                         for a stronger kill class and kept as needing control of nondeterminism"
+                    ));
+                }
                 let budget = || {
                     let until = Instant::now() + self.options.search_timeout;
                     limits.deadline.map_or(until, |d| d.min(until))
                 };
-                if class == KillClass::Controlled && !self.options.search_timeout.is_zero() {
+                if class == KillClass::Controlled && !self.options.search_timeout.is_zero() && !deep
+                {
                     if let Some((engine, reason)) = self.narrows(m, d, budget())? {
                         d.record.outcome = MutantVerdict::Equivalent;
                         d.record.engine = Some(engine);
@@ -291,7 +309,7 @@ impl<'a> Decider<'a> {
                     }
                 }
                 let rec = &mut d.record;
-                if class != KillClass::Definite && !self.options.search_timeout.is_zero() {
+                if class != KillClass::Definite && !self.options.search_timeout.is_zero() && !deep {
                     let until = budget();
                     let found = class;
                     let mut search = strengthen(
@@ -338,18 +356,22 @@ impl<'a> Decider<'a> {
                     class,
                 );
                 file.initial_state = initial_state;
-                file.allowed = match allowed_outputs(
-                    &mp,
-                    &private,
-                    &run_inputs,
-                    depth,
-                    ALLOWED_CAP,
-                    limits.deadline,
-                ) {
-                    Ok(a) => a,
-                    // Out of time: the test is kept without its allowed outputs.
-                    Err(Error::Bmc(BmcError::Interrupted)) => Vec::new(),
-                    Err(e) => return Err(e),
+                file.allowed = if deep {
+                    Vec::new()
+                } else {
+                    match allowed_outputs(
+                        &mp,
+                        &private,
+                        &run_inputs,
+                        depth,
+                        ALLOWED_CAP,
+                        limits.deadline,
+                    ) {
+                        Ok(a) => a,
+                        // Out of time: the test is kept without its allowed outputs.
+                        Err(Error::Bmc(BmcError::Interrupted)) => Vec::new(),
+                        Err(e) => return Err(e),
+                    }
                 };
                 // The waveform is a convenience: a test without one is still stored.
                 match waveform::test_vcd(&mp, &file.test) {
