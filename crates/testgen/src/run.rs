@@ -152,7 +152,7 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
                 let waveform = d.waveform.take();
                 let rec = store.write_decision(d);
                 if let (Some(vcd), Some(_)) = (waveform, &rec.test) {
-                    if let Err(e) = store.write(&layout::waveform_file(rec.id), &vcd) {
+                    if let Err(e) = store.write_evidence(&layout::waveform_file(rec.id), &vcd) {
                         warnings.push(format!("mutant {}: no waveform: {e}", rec.id));
                     }
                 }
@@ -209,6 +209,7 @@ pub struct Finish<'a> {
 /// Ends a run: writes `summary.json`, then builds the test suite and writes `suite.json`. A
 /// failure to build the suite is reported in the result (the summary is written regardless).
 pub fn finish(f: &Finish, store: &Store, records: Vec<MutantRecord>) -> Result<RunReport> {
+    store.sync()?;
     let summary = Summary::new(f.model, f.model_hash, f.bound, records);
     store.write_json("summary.json", &summary)?;
     let suite =

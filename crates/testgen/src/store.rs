@@ -1,7 +1,9 @@
 //! The results directory of a run (`docs/formats.md` §1): `run.json`, `results.jsonl` (appended
 //! one record at a time, resumed and repaired after an interruption), the tests, witnesses
 //! and certificates, `summary.json` and `suite.json`. Every file is written atomically: it is
-//! either absent or complete.
+//! either absent or complete. The per-mutant files and records are not flushed to disk one by
+//! one (that cost more than deciding small mutants); a resumed run re-decides a mutant whose
+//! record survived a system crash but whose evidence did not (`docs/formats.md` §5).
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -84,7 +86,21 @@ impl Store {
             Existing::Refuse | Existing::Discard => {}
         }
         let earlier = if existing == Existing::Resume && has_results {
-            read_results(&results)?
+            let all = read_results(&results)?;
+            let n = all.len();
+            let intact: Vec<MutantRecord> = all
+                .into_iter()
+                .filter(|r| store.evidence_intact(r))
+                .collect();
+            if intact.len() < n {
+                let mut text = String::new();
+                for r in &intact {
+                    text.push_str(&serde_json::to_string(r)?);
+                    text.push('\n');
+                }
+                write_atomic(&results, text.as_bytes())?;
+            }
+            intact
         } else {
             if has_results {
                 std::fs::remove_file(&results)
@@ -128,6 +144,24 @@ impl Store {
         self.dir.join("results.jsonl")
     }
 
+    /// Whether the files record `r` names are there and readable: its test (a JSON document)
+    /// and its certificate (an AIGER file). Witnesses and waveforms are optional.
+    fn evidence_intact(&self, r: &MutantRecord) -> bool {
+        let test_ok = r.test.as_ref().is_none_or(|name| {
+            std::fs::read(self.dir.join(name))
+                .ok()
+                .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+                .is_some()
+        });
+        let cert_ok = r.certificate.as_ref().is_none_or(|name| {
+            let path = self.dir.join(name);
+            std::fs::read(&path)
+                .ok()
+                .is_some_and(|b| hypermut_aig::read_aiger(&b, &path.display().to_string()).is_ok())
+        });
+        test_ok && cert_ok
+    }
+
     /// Writes the evidence of a decision (test, witness, certificate) and returns its record.
     /// If the evidence cannot be written, the record says so (verdict `error`) rather than
     /// naming files that do not exist.
@@ -135,13 +169,13 @@ impl Store {
         let mut rec = d.record;
         let written = (|| -> Result<()> {
             if let (Some(t), Some(name)) = (&d.test, &rec.test) {
-                self.write_json(name, t)?;
+                self.write_evidence(name, serde_json::to_string_pretty(t)?.as_bytes())?;
             }
             if let Some(w) = &d.witness {
-                self.write(&witness_file(rec.id), write_witness(w).as_bytes())?;
+                self.write_evidence(&witness_file(rec.id), write_witness(w).as_bytes())?;
             }
             if let (Some(c), Some(name)) = (&d.certificate, &rec.certificate) {
-                self.write(name, &write_aiger(c, AigerFormat::Binary))?;
+                self.write_evidence(name, &write_aiger(c, AigerFormat::Binary))?;
             }
             Ok(())
         })();
@@ -154,9 +188,28 @@ impl Store {
         rec
     }
 
-    /// Appends a record to `results.jsonl` (one line, one write).
+    /// Appends a record to `results.jsonl` (one line, one write, not flushed: see
+    /// [`Store::sync`]).
     pub fn append(&self, r: &MutantRecord) -> Result<()> {
-        append_line(&self.results_path(), &serde_json::to_string(r)?)
+        append_line(&self.results_path(), &serde_json::to_string(r)?, false)
+    }
+
+    /// Flushes `results.jsonl` to disk (the end of a run).
+    pub fn sync(&self) -> Result<()> {
+        let path = self.results_path();
+        match std::fs::File::open(&path) {
+            Ok(f) => f
+                .sync_all()
+                .map_err(|e| Error::io(format!("cannot flush {}", path.display()), e)),
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// Writes a per-mutant file `name` (relative to the directory) atomically, without
+    /// flushing it to disk: it survives the process being killed, and a system crash only
+    /// costs the mutant being decided again on `--resume`.
+    pub fn write_evidence(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        replace_file(&self.dir.join(name), bytes, false)
     }
 
     /// Writes `value` as pretty JSON to `name` (relative to the directory), atomically.
@@ -218,8 +271,15 @@ pub fn read_results(path: &Path) -> Result<Vec<MutantRecord>> {
     Ok(records)
 }
 
-/// Writes `bytes` to `path` atomically (a temporary file in the same directory, then rename).
+/// Writes `bytes` to `path` atomically (a temporary file in the same directory, flushed to
+/// disk, then renamed).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    replace_file(path, bytes, true)
+}
+
+/// Writes `bytes` to a temporary file next to `path`, flushed to disk if `flush`, and renames
+/// it to `path`.
+fn replace_file(path: &Path, bytes: &[u8], flush: bool) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -234,15 +294,21 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })?;
     let cannot_write = |e| Error::io(format!("cannot write {}", path.display()), e);
     tmp.write_all(bytes)
-        .and_then(|_| tmp.as_file().sync_all())
+        .and_then(|_| {
+            if flush {
+                tmp.as_file().sync_all()
+            } else {
+                Ok(())
+            }
+        })
         .map_err(cannot_write)?;
     tmp.persist(path).map_err(|e| cannot_write(e.error))?;
     Ok(())
 }
 
 /// Appends one line to `path` with a single write (records stay whole even if the process is
-/// killed between records).
-pub fn append_line(path: &Path, line: &str) -> Result<()> {
+/// killed between records), flushed to disk if `flush`.
+pub fn append_line(path: &Path, line: &str, flush: bool) -> Result<()> {
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -251,7 +317,7 @@ pub fn append_line(path: &Path, line: &str) -> Result<()> {
     let mut buf = line.to_string();
     buf.push('\n');
     f.write_all(buf.as_bytes())
-        .and_then(|_| f.sync_data())
+        .and_then(|_| if flush { f.sync_data() } else { Ok(()) })
         .map_err(|e| Error::io(format!("cannot append to {}", path.display()), e))
 }
 
@@ -312,6 +378,56 @@ mod tests {
         let (_, earlier) = Store::open(dir.path(), &info(21), Existing::Discard).expect("fresh");
         assert!(earlier.is_empty());
         assert!(!dir.path().join("results.jsonl").exists());
+    }
+
+    #[test]
+    fn a_record_whose_evidence_was_lost_is_decided_again() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (s, _) = Store::open(dir.path(), &info(20), Existing::Refuse).expect("new");
+        let with = |id: usize, test: Option<&str>, cert: Option<&str>| MutantRecord {
+            test: test.map(str::to_string),
+            certificate: cert.map(str::to_string),
+            ..rec(id)
+        };
+        let records = [
+            with(1, Some("tests/mutant-1.json"), None),
+            with(2, Some("tests/mutant-2.json"), None),
+            with(3, Some("tests/mutant-3.json"), None),
+            with(4, None, Some("certificates/mutant-4.aig")),
+            with(5, None, Some("certificates/mutant-5.aig")),
+            with(6, None, None),
+        ];
+        s.write_evidence("tests/mutant-1.json", b"{\"frames\": []}")
+            .expect("write");
+        // Mutant 2's test is cut off, mutant 3's is missing (lost in a system crash).
+        s.write_evidence("tests/mutant-2.json", b"{\"frames\": [")
+            .expect("write");
+        let mut g = hypermut_aig::Aig::new();
+        let x = g.add_input("x");
+        g.outputs.push(hypermut_aig::Named {
+            lit: x,
+            name: "o".into(),
+        });
+        s.write_evidence(
+            "certificates/mutant-4.aig",
+            &write_aiger(&g, AigerFormat::Binary),
+        )
+        .expect("write");
+        s.write_evidence("certificates/mutant-5.aig", b"aig 1 2")
+            .expect("write");
+        for r in &records {
+            s.append(r).expect("append");
+        }
+        s.sync().expect("sync");
+        let (s, earlier) = Store::open(dir.path(), &info(20), Existing::Resume).expect("resume");
+        let ids: Vec<usize> = earlier.iter().map(|r| r.id).collect();
+        assert_eq!(ids, vec![1, 4, 6]);
+        // The results file holds only those, so a new record for mutant 2 is its only one.
+        s.append(&with(2, None, None)).expect("append");
+        let again = read_results(&s.results_path()).expect("readable");
+        let ids: Vec<usize> = again.iter().map(|r| r.id).collect();
+        assert_eq!(ids, vec![1, 4, 6, 2]);
+        assert_eq!(again[3], with(2, None, None));
     }
 
     #[test]
