@@ -2,10 +2,11 @@
 //! outputs a run may produce at a step of a test once the earlier steps are fixed (the
 //! allowed outputs of `docs/method.md` §4.1.1).
 //!
-//! One incremental solver holds the unrolling. Frame `j` is asked under assumptions only (the
-//! constraints of frames `0..=j`, its fixed inputs, the fixed literals of earlier frames), so
-//! the questions of different frames share every clause but the blocking ones, which are
-//! guarded by an activation literal of their frame and switched off for good afterwards.
+//! One incremental solver holds the unrolling. What frame `j` is asked under (the constraints
+//! of frames `0..=j`, the fixed inputs, the fixed literals of earlier frames) holds for every
+//! later frame too, so it is added as unit clauses, not assumptions: a long test's prefix is
+//! propagated once, not again at every call. The blocking clauses of a frame are guarded by
+//! an activation literal of their frame and switched off for good afterwards.
 
 use std::time::Instant;
 
@@ -54,19 +55,19 @@ pub fn values_per_frame(
         .collect();
     let mut u = Unroller::new(aig, &roots, InitMode::Reset)?;
     let mut solver = new_solver(deadline);
-    // What every frame from the current one on assumes.
-    let mut assumed: Vec<SatLit> = Vec::new();
     let mut frames = Vec::with_capacity(depth + 1);
     for j in 0..=depth {
         let k = u.add_frame(&mut solver)?;
         for c in &aig.constraints {
-            assumed.push(u.lit(k, c.lit)?);
+            solver.add_unit(u.lit(k, c.lit)?).map_err(solver_err)?;
         }
         let values = fixed_inputs.get(k).map(Vec::as_slice).unwrap_or(&[]);
         for (input, value) in aig.inputs.iter().zip(values) {
             // An input outside the cone of influence cannot matter.
             if let (Some(v), Ok(l)) = (value, u.lit(k, input.lit)) {
-                assumed.push(if *v { l } else { !l });
+                solver
+                    .add_unit(if *v { l } else { !l })
+                    .map_err(solver_err)?;
             }
         }
         let watched = watch
@@ -76,7 +77,6 @@ pub fn values_per_frame(
         let active = u.new_var().pos_lit();
         frames.push(enumerate_frame(
             &mut solver,
-            &assumed,
             active,
             &watched,
             cap,
@@ -86,23 +86,23 @@ pub fn values_per_frame(
         solver.add_unit(!active).map_err(solver_err)?;
         for (lit, value) in fixed_lits.get(j).into_iter().flatten() {
             let l = u.lit(k, *lit)?;
-            assumed.push(if *value { l } else { !l });
+            solver
+                .add_unit(if *value { l } else { !l })
+                .map_err(solver_err)?;
         }
     }
     Ok(frames)
 }
 
-/// The valuations of `watched` under `assumed`, each blocked (guarded by `active`) once found.
+/// The valuations of `watched`, each blocked (guarded by `active`) once found.
 fn enumerate_frame<S: SolveIncremental>(
     solver: &mut S,
-    assumed: &[SatLit],
     active: SatLit,
     watched: &[SatLit],
     cap: usize,
     deadline: Option<Instant>,
 ) -> Result<Enumerated, BmcError> {
-    let mut assumptions = assumed.to_vec();
-    assumptions.push(active);
+    let assumptions = [active];
     let mut found = Enumerated::default();
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d) {
