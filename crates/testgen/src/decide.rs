@@ -25,6 +25,9 @@ use crate::select::Locator;
 use crate::testfile::TestFile;
 use crate::waveform;
 
+/// At most this many pooled tests are tried on a mutant for a stronger kill class.
+const REPLAY_CANDIDATES: usize = 8;
+
 /// At most this many allowed output valuations are listed per test step.
 const ALLOWED_CAP: usize = 16;
 
@@ -242,13 +245,16 @@ impl<'a> Decider<'a> {
             deadline: Some(start + self.options.timeout),
             stop: Vec::new(),
         };
-        let replayed = self
-            .options
-            .replay
-            .then(|| self.pool.replay(&p.aig))
-            .flatten();
+        // The pooled tests that kill the mutant, best first; the others are tried when the
+        // first is not definite (`docs/method.md` §7.8).
+        let mut replayed = if self.options.replay {
+            self.pool.killing(&p.aig, REPLAY_CANDIDATES)
+        } else {
+            Vec::new()
+        };
+        let alternatives = replayed.split_off(replayed.len().min(1));
         let mut circuit = None;
-        let verdict = match replayed {
+        let verdict = match replayed.pop() {
             Some(w) => {
                 rec.engine = Some("replay".into());
                 Verdict::Unsafe(w)
@@ -262,7 +268,7 @@ impl<'a> Decider<'a> {
             }
         };
         match verdict {
-            Verdict::Unsafe(w) => {
+            Verdict::Unsafe(mut w) => {
                 let mut test =
                     extract_test(&mp.conditional, &mp.nd, &mp.blasted, &w).map_err(|e| {
                         Error::from(e)
@@ -277,6 +283,21 @@ impl<'a> Decider<'a> {
                 } else {
                     classify(&mp, &private, &w, test.depth, limits.deadline)?
                 };
+                // Another pooled test may kill this mutant more strongly than the first.
+                for alt in alternatives.into_iter().filter(|_| !deep) {
+                    if class == KillClass::Definite || alt.depth() > DEEPEST_CLASSIFIED {
+                        break;
+                    }
+                    let c = classify(&mp, &private, &alt, alt.depth(), limits.deadline)?;
+                    if c.rank() < class.rank() {
+                        if let Ok(t) = extract_test(&mp.conditional, &mp.nd, &mp.blasted, &alt) {
+                            test = t;
+                            run_inputs = alt.inputs.clone();
+                            w = alt;
+                            class = c;
+                        }
+                    }
+                }
                 rec.reason = if rec.engine.as_deref() == Some("replay") {
                     format!(
                         "a test found for another mutant kills it at depth {} (fault dropping), \

@@ -75,6 +75,16 @@ pub enum KillClass {
 }
 
 impl KillClass {
+    /// How strongly a test of this class kills: 0 definite, 1 potential, 2 controlled
+    /// (lower is stronger).
+    pub fn rank(self) -> u8 {
+        match self {
+            KillClass::Definite => 0,
+            KillClass::Potential => 1,
+            KillClass::Controlled => 2,
+        }
+    }
+
     /// Every class, strongest first.
     pub const ALL: [KillClass; 3] = [
         KillClass::Definite,

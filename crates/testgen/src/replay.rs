@@ -41,15 +41,6 @@ fn model_name(latch: &str) -> &str {
         .unwrap_or(latch)
 }
 
-/// Ranks a class: definite tests are replayed first.
-fn rank(class: KillClass) -> u8 {
-    match class {
-        KillClass::Definite => 0,
-        KillClass::Potential => 1,
-        KillClass::Controlled => 2,
-    }
-}
-
 impl TestPool {
     /// An empty pool.
     pub fn new() -> TestPool {
@@ -110,7 +101,7 @@ impl TestPool {
         let mut tests = self.lock();
         tests.push(Arc::new(test));
         // Stable: within a class, older tests stay first (they have killed longer).
-        tests.sort_by_key(|t| rank(t.class));
+        tests.sort_by_key(|t| t.class.rank());
         if tests.len() > CAPACITY {
             tests.truncate(CAPACITY);
         }
@@ -122,40 +113,35 @@ impl TestPool {
     /// controlled), the shortest, and of those the one pooled first. Inputs and power-up
     /// values the test does not name are 0.
     pub fn replay(&self, product: &Aig) -> Option<Witness> {
-        let bad = product.bad.first()?;
+        self.killing(product, 1).into_iter().next()
+    }
+
+    /// Up to `most` counterexamples of `product` among the pooled tests, each cut at its first
+    /// bad frame, best first: by class of the test (definite first), then by depth, then in
+    /// pool order. The first is [`TestPool::replay`]'s.
+    pub fn killing(&self, product: &Aig, most: usize) -> Vec<Witness> {
+        let Some(bad) = product.bad.first() else {
+            return Vec::new();
+        };
         let tests = self.lock().clone();
-        for class in [
-            KillClass::Definite,
-            KillClass::Potential,
-            KillClass::Controlled,
-        ] {
-            let group: Vec<&PooledTest> = tests
-                .iter()
-                .filter(|t| t.class == class)
-                .map(|t| &**t)
-                .collect();
-            let best = group
-                .chunks(64)
-                .filter_map(|batch| {
-                    first_hit(product, bad.lit, batch).map(|(j, depth)| (depth, batch[j]))
-                })
-                // The batches come in pool order: `min_by_key` keeps the first of equals.
-                .min_by_key(|(depth, _)| *depth);
-            if let Some((depth, t)) = best {
-                return Some(witness(product, t, depth));
+        let mut hits: Vec<(u8, usize, usize)> = Vec::new();
+        for (k, batch) in tests.chunks(64).enumerate() {
+            let batch: Vec<&PooledTest> = batch.iter().map(|t| &**t).collect();
+            for (j, depth) in hits_in(product, bad.lit, &batch) {
+                hits.push((batch[j].class.rank(), depth, 64 * k + j));
             }
         }
-        None
+        hits.sort_unstable();
+        hits.into_iter()
+            .take(most)
+            .map(|(_, depth, i)| witness(product, &tests[i], depth))
+            .collect()
     }
 }
 
-/// The first test of `batch` (index, frame) whose run on `product` reaches `bad` with the
-/// constraints held in every frame up to it, at the least frame.
-fn first_hit(
-    product: &Aig,
-    bad: hypermut_aig::Lit,
-    batch: &[&PooledTest],
-) -> Option<(usize, usize)> {
+/// The tests of `batch` (index, frame) whose run on `product` reaches `bad` with the
+/// constraints held in every frame up to it, each at its first such frame.
+fn hits_in(product: &Aig, bad: hypermut_aig::Lit, batch: &[&PooledTest]) -> Vec<(usize, usize)> {
     let frames = batch.iter().map(|t| t.frames.len()).max().unwrap_or(0);
     let live = if batch.len() == 64 {
         u64::MAX
@@ -172,6 +158,7 @@ fn first_hit(
         })
         .collect();
     let mut ok = live;
+    let mut hits = Vec::new();
     for k in 0..frames {
         // Tests shorter than `frames` end: their bits stop counting.
         let running = word(batch, |t| Some(k < t.frames.len()));
@@ -186,16 +173,19 @@ fn first_hit(
             .collect();
         let values = eval_words(product, &inputs, &latches);
         ok &= constraints_word(product, &values) & running;
-        let hit = ok & lit_word(&values, bad);
-        if hit != 0 {
-            return Some((hit.trailing_zeros() as usize, k));
+        let mut hit = ok & lit_word(&values, bad);
+        // A test counts at its first hit only.
+        ok &= !hit;
+        while hit != 0 {
+            hits.push((hit.trailing_zeros() as usize, k));
+            hit &= hit - 1;
         }
         if ok == 0 {
-            return None;
+            break;
         }
         latches = next_words(product, &values);
     }
-    None
+    hits
 }
 
 /// The word whose bit `j` is the value `get` gives for test `j` (absent: 0).

@@ -129,6 +129,18 @@ fn replay_agrees_with_scalar_simulation(rel: &str) {
             .filter_map(|(j, (from, w))| scalar_hit(aig, &moved(from, w, aig)).map(|k| (j, k)))
             .min_by_key(|&(_, k)| k);
         let got = pool.replay(aig);
+        // Every pooled test that kills, shortest first, each a valid counterexample.
+        let all = pool.killing(aig, usize::MAX);
+        let killers = pooled
+            .iter()
+            .filter(|(from, w)| scalar_hit(aig, &moved(from, w, aig)).is_some())
+            .count();
+        assert_eq!(all.len(), killers, "{rel}");
+        assert!(all.windows(2).all(|p| p[0].depth() <= p[1].depth()), "{rel}");
+        for w in &all {
+            assert_eq!(check_witness(aig, w).expect("a valid witness"), w.depth());
+        }
+        assert_eq!(all.first(), got.as_ref(), "{rel}");
         match (expected, &got) {
             (None, None) => {}
             (Some((j, k)), Some(w)) => {
