@@ -136,7 +136,10 @@ fn replay_agrees_with_scalar_simulation(rel: &str) {
             .filter(|(from, w)| scalar_hit(aig, &moved(from, w, aig)).is_some())
             .count();
         assert_eq!(all.len(), killers, "{rel}");
-        assert!(all.windows(2).all(|p| p[0].depth() <= p[1].depth()), "{rel}");
+        assert!(
+            all.windows(2).all(|p| p[0].depth() <= p[1].depth()),
+            "{rel}"
+        );
         for w in &all {
             assert_eq!(check_witness(aig, w).expect("a valid witness"), w.depth());
         }
