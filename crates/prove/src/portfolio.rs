@@ -39,6 +39,7 @@ impl EngineKind {
             EngineKind::Ic3(o) => Ic3 {
                 options: o.clone(),
                 time_limit: None,
+                lemmas: Vec::new(),
             }
             .check_limited(aig, limits),
             EngineKind::Bmc => Bmc::new(usize::MAX).check_limited(aig, limits),

@@ -70,6 +70,26 @@ impl Correspondence {
     pub fn pairs(&self) -> Vec<(Lit, Lit)> {
         self.equalities.iter().map(|e| (e.lit, e.target)).collect()
     }
+
+    /// The equalities between latches of `aig` (or a latch and a constant) as clauses over
+    /// latch literals: `a = b` gives `¬a ∨ b` and `a ∨ ¬b`, `a = 1` the unit `a`. Equalities
+    /// involving AND gates are left out (they are not clauses over the state).
+    pub fn latch_clauses(&self, aig: &Aig) -> Vec<Vec<Lit>> {
+        let is_latch = |l: Lit| aig.latch_index(l).is_some();
+        let mut out = Vec::new();
+        for e in &self.equalities {
+            if !is_latch(e.lit) {
+                continue;
+            }
+            if e.target.is_const() {
+                out.push(vec![e.lit.xor(e.target == Lit::FALSE)]);
+            } else if is_latch(e.target) {
+                out.push(vec![!e.lit, e.target]);
+                out.push(vec![e.lit, !e.target]);
+            }
+        }
+        out
+    }
 }
 
 /// Why a correspondence run stopped without an answer.
@@ -440,12 +460,29 @@ fn refine(cands: &Candidates, classes: Vec<Class>, words: &[u64]) -> Vec<Class> 
 }
 
 impl Scorr {
-    fn verdict(&self, aig: &Aig, limits: &Limits) -> Result<Verdict, ScorrError> {
+    /// [`Engine::check_limited`] that also returns the correspondence it found, if it got
+    /// that far (e.g. to seed IC3 with [`Correspondence::latch_clauses`] when the
+    /// equalities do not prove safety).
+    pub fn check_keeping(&self, aig: &Aig, limits: &Limits) -> (Verdict, Option<Correspondence>) {
+        let mut found = None;
+        let verdict = self
+            .verdict(aig, limits, &mut found)
+            .unwrap_or_else(|e| Verdict::Unknown(e.to_string()));
+        (verdict, found)
+    }
+
+    fn verdict(
+        &self,
+        aig: &Aig,
+        limits: &Limits,
+        keep: &mut Option<Correspondence>,
+    ) -> Result<Verdict, ScorrError> {
         let bad = aig.bad.first().ok_or(ScorrError::NoBadProperty)?.lit;
         if bad == Lit::FALSE {
             return Ok(Verdict::Safe(Certificate::Trivial));
         }
         let found = self.correspondence(aig, limits)?;
+        *keep = Some(found.clone());
         if found.equalities.is_empty() {
             return Ok(Verdict::Unknown("no signal correspondence".into()));
         }
@@ -497,8 +534,7 @@ impl Engine for Scorr {
     }
 
     fn check_limited(&mut self, aig: &Aig, limits: &Limits) -> Verdict {
-        self.verdict(aig, limits)
-            .unwrap_or_else(|e| Verdict::Unknown(e.to_string()))
+        self.check_keeping(aig, limits).0
     }
 }
 

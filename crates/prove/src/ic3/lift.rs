@@ -5,6 +5,9 @@
 //! sets latches to `X` one at a time and keeps the `X` unless one of those literals becomes
 //! unknown. The latches left binary form a cube of states that, under the same inputs, all
 //! make the literals true.
+//!
+//! Only the combinational cone of those literals is simulated: nothing outside it can make
+//! them unknown, so the latches outside it are `X` at once.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -40,6 +43,10 @@ pub struct Lifter {
     queued: Vec<bool>,
     heap: BinaryHeap<Reverse<u32>>,
     undo: Vec<(u32, u8)>,
+    /// Per variable: whether it is in the cone of the current lift's literals.
+    in_cone: Vec<bool>,
+    /// The variables of that cone.
+    cone: Vec<u32>,
 }
 
 impl Lifter {
@@ -64,13 +71,33 @@ impl Lifter {
             queued: vec![false; n],
             heap: BinaryHeap::new(),
             undo: Vec::new(),
+            in_cone: vec![false; n],
+            cone: Vec::new(),
         }
     }
 
-    /// Binary simulation of the whole circuit from latch and input values (by variable:
+    /// Marks the combinational cone of `roots` (up to latches and inputs) in `in_cone` and
+    /// lists it in `cone`, in variable (so topological) order.
+    fn mark_cone(&mut self, roots: &[Lit]) {
+        let mut stack: Vec<u32> = roots.iter().map(|l| l.var()).collect();
+        while let Some(v) = stack.pop() {
+            if std::mem::replace(&mut self.in_cone[v as usize], true) {
+                continue;
+            }
+            self.cone.push(v);
+            if let Node::And(a, b) = self.nodes[v as usize] {
+                stack.push(a.var());
+                stack.push(b.var());
+            }
+        }
+        self.cone.sort_unstable();
+    }
+
+    /// Binary simulation of the marked cone from latch and input values (by variable:
     /// `latch_vals[i]` is the value of latch `i`).
     fn simulate(&mut self, latch_vals: &[bool], input_vals: &[bool]) {
-        for v in 0..self.nodes.len() {
+        for &v in &self.cone {
+            let v = v as usize;
             self.val[v] = match self.nodes[v] {
                 Node::Const => 0,
                 Node::Input(i) => input_vals[i as usize] as u8,
@@ -93,6 +120,7 @@ impl Lifter {
         required: &[Lit],
         order: &[usize],
     ) -> Vec<Lit> {
+        self.mark_cone(required);
         self.simulate(latch_vals, input_vals);
         for r in required {
             debug_assert_eq!(lit_val(&self.val, *r), 1, "required literal is not true");
@@ -100,7 +128,7 @@ impl Lifter {
         }
         for &i in order {
             let v = latches[i].var();
-            if self.required[v as usize] {
+            if self.required[v as usize] || !self.in_cone[v as usize] {
                 continue;
             }
             if !self.try_x(v) {
@@ -115,10 +143,14 @@ impl Lifter {
         }
         let mut cube: Vec<Lit> = latches
             .iter()
-            .filter(|l| self.val[l.var() as usize] != X)
+            .filter(|l| self.in_cone[l.var() as usize] && self.val[l.var() as usize] != X)
             .map(|l| l.xor(self.val[l.var() as usize] == 0))
             .collect();
         cube.sort_unstable();
+        for &v in &self.cone {
+            self.in_cone[v as usize] = false;
+        }
+        self.cone.clear();
         cube
     }
 
@@ -129,7 +161,7 @@ impl Lifter {
         self.val[v as usize] = X;
         self.heap.clear();
         for &g in &self.fanout[v as usize] {
-            if !self.queued[g as usize] {
+            if self.in_cone[g as usize] && !self.queued[g as usize] {
                 self.queued[g as usize] = true;
                 self.heap.push(Reverse(g));
             }
@@ -155,7 +187,7 @@ impl Lifter {
             self.undo.push((g, old));
             self.val[g as usize] = new;
             for &h in &self.fanout[g as usize] {
-                if !self.queued[h as usize] {
+                if self.in_cone[h as usize] && !self.queued[h as usize] {
                     self.queued[h as usize] = true;
                     self.heap.push(Reverse(h));
                 }
@@ -192,6 +224,52 @@ mod tests {
         assert_eq!(cube, vec![!a]);
         let cube = l.lift(&latches, &[false, true, false], &[false], &[!t], &[1, 0, 2]);
         assert_eq!(cube, vec![!a]);
+    }
+
+    /// On random circuits, every state of a lifted cube (all values of the dropped latches)
+    /// makes the required literals true under the same inputs (checked by simulation), and
+    /// the cube keeps no latch outside the cone of those literals.
+    #[test]
+    fn lifted_cubes_keep_the_required_literals_true() {
+        use crate::testutil::{eval_frame, lit_val, random_aig, Rng, Shape};
+        let shape = Shape {
+            inputs: 3,
+            latches: 8,
+            ands: 40,
+            free_latches: false,
+            max_constraints: 0,
+            counter_bits: 0,
+            bad_latches: 0,
+        };
+        let mut checked = 0;
+        for seed in 1..=100u64 {
+            let mut rng = Rng::new(seed);
+            let g = random_aig(&mut rng, &shape);
+            let latches: Vec<Lit> = g.latches.iter().map(|l| l.lit).collect();
+            let state: Vec<bool> = latches.iter().map(|_| rng.coin()).collect();
+            let inputs: Vec<bool> = g.inputs.iter().map(|_| rng.coin()).collect();
+            let val = eval_frame(&g, &state, &inputs);
+            // Two next-state functions, each in the polarity that holds.
+            let required: Vec<Lit> = g.latches[..2]
+                .iter()
+                .map(|l| l.next.xor(!lit_val(&val, l.next)))
+                .collect();
+            let order: Vec<usize> = (0..latches.len()).rev().collect();
+            let cube = Lifter::new(&g).lift(&latches, &state, &inputs, &required, &order);
+            let free: Vec<usize> = (0..latches.len())
+                .filter(|&i| !cube.contains(&latches[i]) && !cube.contains(&!latches[i]))
+                .collect();
+            for x in 0..1u32 << free.len() {
+                let mut s = state.clone();
+                for (j, &i) in free.iter().enumerate() {
+                    s[i] = x >> j & 1 == 1;
+                }
+                let v = eval_frame(&g, &s, &inputs);
+                assert!(required.iter().all(|&r| lit_val(&v, r)), "seed {seed}");
+            }
+            checked += usize::from(!free.is_empty() && free.len() < latches.len());
+        }
+        assert!(checked >= 30, "only {checked} non-trivial lifts");
     }
 
     #[test]

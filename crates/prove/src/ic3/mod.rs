@@ -12,7 +12,11 @@
 //! * lemmas generalised from the UNSAT core, then by literal dropping with
 //!   counterexamples to generalisation (CTG, Hassan–Bradley–Somenzi 2013), then pushed to
 //!   the highest frame where they are inductive;
-//! * propagation with subsumption; a proof when a level becomes empty (`F_k = F_{k+1}`).
+//! * propagation with subsumption; a proof when a level becomes empty (`F_k = F_{k+1}`);
+//! * an infinite level ([`frames`]) for lemmas known to be invariants: seeded ones
+//!   ([`Ic3::with_lemmas`]), kept when they form an inductive set (Houdini-style), and
+//!   optionally ([`Ic3Options::infinite_level`]) the largest subset of the top level that is
+//!   inductive on its own, which then never needs propagating again.
 //!
 //! AIGER constraints are part of every frame's transition relation, so every state of a
 //! counterexample (bad state included) satisfies them. Uninitialised latches have no
@@ -21,7 +25,10 @@
 
 pub mod frames;
 mod lift;
+mod seeds;
 mod solver;
+#[cfg(test)]
+mod tests;
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
@@ -62,6 +69,11 @@ pub struct Ic3Options {
     /// propagation, except on every `full_propagation_every`-th frame (1: always from
     /// level 1; 0: never from level 1).
     pub full_propagation_every: usize,
+    /// After a propagation that grew the top level enough, move its largest subset that is
+    /// inductive on its own to the infinite level (so it is never propagated again). Off by
+    /// default: it saves propagation queries, but on some deep counterexamples (HWMCC'08
+    /// `irstdme4`) it made IC3 much slower. Seed lemmas use the infinite level either way.
+    pub infinite_level: bool,
 }
 
 impl Default for Ic3Options {
@@ -75,6 +87,7 @@ impl Default for Ic3Options {
             lift: true,
             rebuild_after: 2000,
             full_propagation_every: 0,
+            infinite_level: false,
         }
     }
 }
@@ -86,6 +99,8 @@ pub struct Ic3 {
     pub options: Ic3Options,
     /// Wall-clock limit for [`Engine::check`].
     pub time_limit: Option<Duration>,
+    /// Seed lemmas: clauses over latch literals of the checked AIG ([`Ic3::with_lemmas`]).
+    pub lemmas: Vec<Vec<Lit>>,
 }
 
 impl Ic3 {
@@ -94,7 +109,19 @@ impl Ic3 {
         Ic3 {
             options: Ic3Options::default(),
             time_limit,
+            lemmas: Vec::new(),
         }
+    }
+
+    /// IC3 that starts with `clauses` (over latch literals of the AIG it will check) in every
+    /// frame `F_k`, `k ≥ 1`, and in the invariant of its certificate. They should form an
+    /// inductive invariant together (each holds in every initial state, and the set is kept
+    /// by every step under the constraints), e.g. the latch equalities proved by
+    /// [`crate::Scorr`]; IC3 keeps the largest subset that does and drops the rest, so a
+    /// wrong clause never makes a verdict wrong.
+    pub fn with_lemmas(mut self, clauses: Vec<Vec<Lit>>) -> Self {
+        self.lemmas = clauses;
+        self
     }
 }
 
@@ -106,8 +133,12 @@ impl Engine for Ic3 {
 
     fn check_limited(&mut self, aig: &Aig, limits: &Limits) -> Verdict {
         let options = self.options.clone();
+        let lemmas = &self.lemmas;
         run_reduced(aig, limits, |reduced, limits| {
-            ic3_search(&reduced.aig, &options, limits, || default_solver(limits))
+            let seeds = seeds::reduced_seeds(aig, reduced, lemmas);
+            ic3_search_seeded(&reduced.aig, &options, &seeds, limits, || {
+                default_solver(limits)
+            })
         })
     }
 }
@@ -125,14 +156,38 @@ where
     S: SolveIncremental,
     F: FnMut() -> S,
 {
+    ic3_search_seeded(aig, options, &[], limits, new_solver)
+}
+
+/// [`ic3_search`] starting from the seed lemmas `seeds` (clauses over latch literals of
+/// `aig`; the largest subset that holds initially and is inductive is kept, see
+/// [`Ic3::with_lemmas`]).
+pub fn ic3_search_seeded<S, F>(
+    aig: &Aig,
+    options: &Ic3Options,
+    seeds: &[Vec<Lit>],
+    limits: &Limits,
+    new_solver: F,
+) -> ReducedVerdict
+where
+    S: SolveIncremental,
+    F: FnMut() -> S,
+{
     if aig.bad.is_empty() {
         return ReducedVerdict::Unknown("the AIG has no bad property".into());
     }
     if let Err(e) = crate::reduce::validate(aig) {
         return ReducedVerdict::Unknown(format!("cannot check this AIG: {e}"));
     }
+    if seeds
+        .iter()
+        .flatten()
+        .any(|l| aig.latch_index(*l).is_none())
+    {
+        return ReducedVerdict::Unknown("a seed lemma names a non-latch literal".into());
+    }
     let mut core = Ic3Core::new(aig, options.clone(), limits.clone(), new_solver);
-    let res = core.run();
+    let res = core.run(seeds);
     if std::env::var_os("HYPERMUT_IC3_STATS").is_some() {
         eprintln!("ic3: {:?} frames {:?}", core.stats, core.frames.sizes());
     }
@@ -163,6 +218,8 @@ struct Stats {
     lemmas: usize,
     ctgs: usize,
     rebuilds: usize,
+    /// Literals of obligation cubes, of their cores, of the generalised lemmas; mic calls.
+    lits: [usize; 4],
 }
 
 /// A proof obligation: every state of `cube`, under `inputs`, satisfies the constraints and
@@ -201,6 +258,9 @@ struct Ic3Core<'a, S, F> {
     early: usize,
     /// Whether the current generalisation uses CTGs.
     ctg_now: bool,
+    /// Size of the top level at which the next promotion to the infinite level is tried
+    /// (twice what the last attempt left, so that attempts cost linear time overall).
+    promote_at: usize,
     stats: Stats,
 }
 
@@ -238,6 +298,7 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
             queue: BinaryHeap::new(),
             early: 1,
             ctg_now: false,
+            promote_at: 0,
             stats: Stats::default(),
         }
     }
@@ -552,6 +613,9 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
             if self.intersects_init(&cube) {
                 return Ok(Some(self.witness(id)));
             }
+            if self.frames.blocked_forever(&cube) {
+                continue;
+            }
             if let Some(j) = self.frames.blocked_up_to(level, &cube) {
                 if j < n {
                     self.push_obligation(j + 1, id);
@@ -577,10 +641,14 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
             } else {
                 let core = self.core_cube(level - 1, &cube)?;
                 let core = self.fix_init(core, &cube);
+                self.stats.lits[0] += cube.len();
+                self.stats.lits[1] += core.len();
+                self.stats.lits[3] += 1;
                 let ob = &mut self.obligations[id];
                 self.ctg_now = self.opts.ctg && ob.blocked >= self.opts.ctg_after;
                 ob.blocked += 1;
                 let g = self.mic(level - 1, core, 0)?;
+                self.stats.lits[2] += g.len();
                 let (j, g) = self.push_forward(level, g)?;
                 self.add_lemma(j, g)?;
                 if j < n {
@@ -649,7 +717,121 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
         Ok((1..from).find(|&k| self.frames.at(k).is_empty()))
     }
 
-    fn run(&mut self) -> Result<ReducedVerdict, Halt> {
+    /// The largest subset of `cands` whose members exclude the initial states and that is
+    /// inductive together with the infinite level under the constraints (Houdini: drop
+    /// every candidate some step from the set violates, until none is).
+    fn houdini(&mut self, cands: Vec<Cube>) -> Result<Vec<Cube>, Halt> {
+        let cands: Vec<Cube> = cands
+            .into_iter()
+            .filter(|c| !self.intersects_init(c))
+            .collect();
+        if cands.is_empty() {
+            return Ok(cands);
+        }
+        let mut s = FrameSolver::new((self.new_solver)(), self.aig, false)?;
+        for c in self.frames.inf() {
+            s.block(c)?;
+        }
+        let mut guards = Vec::with_capacity(cands.len());
+        for c in &cands {
+            guards.push(s.guarded_block(c)?);
+            // Every candidate's next-state cone, so that the model decides each of them.
+            for &l in c {
+                s.load(self.aig, self.next_of(l))?;
+            }
+        }
+        let mut active = vec![true; cands.len()];
+        // Per candidate: the core of its last query, if no candidate was dropped since.
+        let mut cores: Vec<Option<Cube>> = vec![None; cands.len()];
+        let mut left = cands.len();
+        // Consecutive candidates found inductive since the last one was dropped.
+        let (mut i, mut kept_run) = (0, 0);
+        while left > 0 && kept_run < left {
+            if active[i] {
+                if self.limits.reached() {
+                    return Err(Halt::Limit);
+                }
+                self.stats.queries += 1;
+                let on: Vec<SatLit> = (0..cands.len())
+                    .filter(|&j| active[j])
+                    .map(|j| guards[j])
+                    .collect();
+                let next: Vec<Lit> = cands[i].iter().map(|&l| self.next_of(l)).collect();
+                if s.solve_guarded(self.aig, &next, &on)? {
+                    // The step leaves every candidate whose next-state cube it reaches.
+                    for j in 0..cands.len() {
+                        if !active[j] {
+                            continue;
+                        }
+                        let mut hit = true;
+                        for &l in &cands[j] {
+                            if !s.value(self.next_of(l))? {
+                                hit = false;
+                                break;
+                            }
+                        }
+                        if hit || j == i {
+                            active[j] = false;
+                            left -= 1;
+                        }
+                    }
+                    kept_run = 0;
+                    cores.iter_mut().for_each(|c| *c = None);
+                } else {
+                    kept_run += 1;
+                    let failed: HashSet<SatLit> = s.failed()?.into_iter().collect();
+                    let core: Cube = cands[i]
+                        .iter()
+                        .copied()
+                        .filter(|&l| failed.contains(&sat_lit(self.next_of(l))))
+                        .collect();
+                    cores[i] = Some(self.fix_init(core, &cands[i]));
+                }
+            }
+            i = (i + 1) % cands.len();
+        }
+        // The survivors' cores (every survivor was checked after the last drop): each core
+        // is blocked by the set in the next state and excludes the initial states, so the
+        // cores form an inductive set too, a stronger one.
+        Ok(cands
+            .into_iter()
+            .zip(active)
+            .zip(cores)
+            .filter_map(|((c, a), core)| a.then(|| core.unwrap_or(c)))
+            .collect())
+    }
+
+    /// Moves the largest self-inductive subset of the top level to the infinite level, when
+    /// the top level has grown enough since the last attempt.
+    fn promote_top(&mut self) -> Result<(), Halt> {
+        let top = self.frames.top();
+        if self.frames.at(top).len() < self.promote_at {
+            return Ok(());
+        }
+        let cands = self.frames.at(top).to_vec();
+        for c in self.houdini(cands)? {
+            self.frames.remove(top, &c);
+            self.frames.add_inf(c);
+        }
+        self.promote_at = 2 * self.frames.at(top).len().max(8);
+        Ok(())
+    }
+
+    fn run(&mut self, seeds: &[Vec<Lit>]) -> Result<ReducedVerdict, Halt> {
+        let mut cubes: Vec<Cube> = seeds
+            .iter()
+            .map(|c| {
+                let mut cube: Cube = c.iter().map(|&l| !l).collect();
+                cube.sort_unstable();
+                cube.dedup();
+                cube
+            })
+            .collect();
+        cubes.sort();
+        cubes.dedup();
+        for c in self.houdini(cubes)? {
+            self.frames.add_inf(c);
+        }
         let s0 = self.make_solver(0)?;
         self.solvers.push(s0);
         if let Some(w) = self.block(0)? {
@@ -669,6 +851,9 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
                     .map(|c| c.iter().map(|&l| !l).collect())
                     .collect();
                 return Ok(ReducedVerdict::Safe(Proof::Invariant(clauses)));
+            }
+            if self.opts.infinite_level {
+                self.promote_top()?;
             }
         }
     }

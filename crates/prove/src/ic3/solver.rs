@@ -115,6 +115,40 @@ impl<S: SolveIncremental> FrameSolver<S> {
         self.solver.add_clause_ref(&clause).map_err(solver_err)
     }
 
+    /// Adds the clause `¬cube` guarded by a fresh activation literal `a` (the clause is
+    /// `¬a ∨ ¬cube`, in force while `a` is assumed); returns `a`.
+    pub fn guarded_block(&mut self, cube: &[Lit]) -> Result<SatLit, Halt> {
+        self.retire()?;
+        let a = SatLit::new(self.next_var, false);
+        self.next_var += 1;
+        let mut clause: Vec<SatLit> = Vec::with_capacity(cube.len() + 1);
+        clause.push(!a);
+        clause.extend(cube.iter().map(|&l| !sat_lit(l)));
+        self.solver.add_clause_ref(&clause).map_err(solver_err)?;
+        Ok(a)
+    }
+
+    /// Solves under `assumptions` (AIG literals, their cones loaded first) and the solver
+    /// literals `guards` (activation literals of [`FrameSolver::guarded_block`]).
+    pub fn solve_guarded(
+        &mut self,
+        aig: &Aig,
+        assumptions: &[Lit],
+        guards: &[SatLit],
+    ) -> Result<bool, Halt> {
+        self.retire()?;
+        for &l in assumptions {
+            self.load(aig, l)?;
+        }
+        let mut assumps: Vec<SatLit> = guards.to_vec();
+        assumps.extend(assumptions.iter().map(|&l| sat_lit(l)));
+        match self.solver.solve_assumps(&assumps).map_err(solver_err)? {
+            SolverResult::Sat => Ok(true),
+            SolverResult::Unsat => Ok(false),
+            SolverResult::Interrupted => Err(Halt::Limit),
+        }
+    }
+
     /// Solves under `assumptions` plus, if `neg_cube` is given, the temporary clause
     /// `¬neg_cube` (guarded by a fresh activation literal that is disabled before the solver
     /// is changed again). `Ok(true)` for satisfiable.
