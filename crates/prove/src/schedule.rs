@@ -4,10 +4,13 @@
 //!
 //! The schedule `testgen` uses for each mutant is [`Schedule::sliced`]: signal correspondence
 //! first (equivalent mutants are proved at once), then BMC up to a bound for the shortest
-//! killing tests, then IC3 for deeper tests and the remaining proofs; neither the kills nor
-//! the proofs wait for the whole time limit of the other.
+//! killing tests, then IC3 for deeper tests and the remaining proofs, with a slice of BMC
+//! without bound between a short and a long IC3 run for kills hundreds of frames deep;
+//! neither the kills nor the proofs wait for the whole time limit of the other. When
+//! correspondence proves equalities but not safety, IC3 starts from the latch equalities
+//! among them (`Ic3::with_lemmas`).
 
-use hypermut_aig::Aig;
+use hypermut_aig::{Aig, Lit};
 
 use crate::bmc::Bmc;
 use crate::engine::Engine;
@@ -16,12 +19,17 @@ use crate::limits::Limits;
 use crate::scorr::Scorr;
 use crate::verdict::Verdict;
 
+/// How far BMC without bound unrolls at most, as frames times AND gates of the circuit: a
+/// bound on the solver's memory when frames are cheap (the time slice bounds the rest).
+pub const DEEP_BMC_GATE_FRAMES: usize = 8_000_000;
+
 /// One stage of a [`Schedule`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// Signal correspondence (proves safety only).
     Scorr(Scorr),
-    /// BMC of depths `0..=bound` (finds counterexamples only).
+    /// BMC of depths `0..=bound` (finds counterexamples only); `usize::MAX` searches until
+    /// the stage's slice of time ends, and the stage is skipped when there is no deadline.
     Bmc {
         /// Deepest frame searched.
         bound: usize,
@@ -40,13 +48,26 @@ impl Stage {
         }
     }
 
-    fn check(&self, aig: &Aig, limits: &Limits) -> Verdict {
+    /// Runs the stage. A correspondence stage leaves its latch equalities in `lemmas` (as
+    /// clauses), and an IC3 stage starts from them (`Ic3::with_lemmas`).
+    fn check(&self, aig: &Aig, limits: &Limits, lemmas: &mut Vec<Vec<Lit>>) -> Verdict {
         match self {
-            Stage::Scorr(scorr) => scorr.clone().check_limited(aig, limits),
+            Stage::Scorr(scorr) => {
+                let (verdict, found) = scorr.check_keeping(aig, limits);
+                if let Some(c) = found {
+                    *lemmas = c.latch_clauses(aig);
+                }
+                verdict
+            }
+            Stage::Bmc { bound: usize::MAX } => {
+                let frames = DEEP_BMC_GATE_FRAMES / aig.num_ands().max(1);
+                Bmc::new(frames).check_limited(aig, limits)
+            }
             Stage::Bmc { bound } => Bmc::new(*bound).check_limited(aig, limits),
             Stage::Ic3(options) => Ic3 {
                 options: options.clone(),
                 time_limit: None,
+                lemmas: lemmas.clone(),
             }
             .check_limited(aig, limits),
         }
@@ -84,7 +105,9 @@ impl Schedule {
     }
 
     /// The schedule for mutants: when `prove`, signal correspondence (a fifth of the time),
-    /// then BMC to `bound` (half of what is left), then IC3 (the rest); otherwise BMC alone.
+    /// then BMC to `bound` (half of what is left), IC3 (15 % of what is left: the quick
+    /// proofs and kills), BMC without bound (35 % of the rest: kills deeper than `bound`
+    /// that IC3 is slow to reach), then IC3 again (the rest); otherwise BMC alone.
     pub fn sliced(bound: usize, prove: bool) -> Self {
         if !prove {
             return Schedule::bmc_then_ic3(bound, false);
@@ -94,8 +117,10 @@ impl Schedule {
                 Stage::Scorr(Scorr::default()),
                 Stage::Bmc { bound },
                 Stage::Ic3(Ic3Options::default()),
+                Stage::Bmc { bound: usize::MAX },
+                Stage::Ic3(Ic3Options::default()),
             ],
-            shares: vec![0.2, 0.5, 1.0],
+            shares: vec![0.2, 0.5, 0.15, 0.35, 1.0],
         }
     }
 
@@ -119,13 +144,17 @@ impl Schedule {
             verdict: Verdict::Unknown("no engine ran".into()),
             stage: None,
         };
+        let mut lemmas = Vec::new();
         for (k, stage) in self.stages.iter().enumerate() {
             if k > 0 && limits.reached() {
                 break;
             }
+            if *stage == (Stage::Bmc { bound: usize::MAX }) && limits.deadline.is_none() {
+                continue;
+            }
             let share = self.shares.get(k).copied().unwrap_or(1.0);
             last = Scheduled {
-                verdict: stage.check(aig, &Schedule::slice(limits, share)),
+                verdict: stage.check(aig, &Schedule::slice(limits, share), &mut lemmas),
                 stage: Some(k),
             };
             if !matches!(last.verdict, Verdict::Unknown(_)) {
@@ -216,6 +245,33 @@ mod tests {
         let r = s.run(&counter(true), &limits);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         assert_eq!(s.stage_name(r.stage), Some("bmc"));
+        // A kill deeper than the bound, with and without a deadline.
+        let s = Schedule::sliced(3, true);
+        for limits in [limits.clone(), Limits::none()] {
+            let r = s.run(&counter(true), &limits);
+            assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+        }
+        // Without a deadline, the unbounded BMC stage is skipped: a safe problem ends.
+        assert!(matches!(
+            s.run(&counter(false), &Limits::none()).verdict,
+            Verdict::Safe(_)
+        ));
+        // BMC without bound: searches until its slice ends, skipped without a deadline.
+        let deep = Schedule {
+            stages: vec![Stage::Bmc { bound: usize::MAX }],
+            shares: vec![1.0],
+        };
+        let r = deep.run(&counter(true), &limits);
+        assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+        let r = deep.run(
+            &counter(false),
+            &Limits::timeout(Some(Duration::from_millis(300))),
+        );
+        assert!(matches!(r.verdict, Verdict::Unknown(_)));
+        assert!(matches!(
+            deep.run(&counter(true), &Limits::none()).verdict,
+            Verdict::Unknown(_)
+        ));
         // Without proofs: BMC alone.
         let s = Schedule::sliced(10, false);
         assert_eq!(s.stages, vec![Stage::Bmc { bound: 10 }]);
