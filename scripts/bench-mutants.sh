@@ -14,8 +14,11 @@
 # (c) ABC on hypermut's own per-mutant products (`hypermut product MODEL --mutant N`, written
 #     beforehand and not timed): `read P; fold; dprove` and `read P; fold; pdr -T S`, one ABC
 #     process per product under `timeout S` (dprove's own limits do not bound all its
-#     engines, so one process per design could hang), minus ABC's start-up time (measured
-#     once: the mean of 10 `berkeley-abc -c quit`): solving time, not start-up.
+#     engines, so one process per design could hang). The time counted is ABC's own: the
+#     `Time = X sec` of dprove's and pdr's final line per product (the timeout when the
+#     process is killed before it), so solving time, not start-up or reading. The wall time
+#     minus ABC's start-up (the mean of 10 `berkeley-abc -c quit`) is printed per design on
+#     stderr for comparison.
 # Verdicts are compared: killed <-> ABC asserts the miter's trigger, equivalent <-> proved.
 # All sides use one core. Prints one Markdown row per model and the total, with (b)/(a) and
 # (a) over the better of ABC's dprove and pdr in (c). --no-pipeline skips (b).
@@ -119,32 +122,44 @@ PY
     timeout "$ABC_T" berkeley-abc -c "read $dir/p/$id.aig; fold; print_stats; pdr -T $ABC_T" >> "$dir/pdr.out" 2>&1 || true
   done
   t_pdr=$(echo "$(now) - $t - ${#ids[@]} * $ABC_START" | bc)
-  crow=$(python3 - "$dir/ours" "$dir/dprove.out" "$dir/pdr.out" <<'PY'
+  echo "$model: ABC wall minus start-up: dprove $t_dp s, pdr $t_pdr s" >&2
+  crow=$(python3 - "$dir/ours" "$dir/dprove.out" "$dir/pdr.out" "$ABC_T" <<'PY'
 import re, sys
 ours = dict(l.split() for l in open(sys.argv[1]) if l.strip())
+limit = float(sys.argv[4])
 def verdicts(path):
-    out, current = {}, None
+    """Verdict per product, and ABC's own time for it: the largest `Time = X sec` it printed
+    (dprove's and pdr's final line is their total), or the limit when no final line came."""
+    out, current, times, final = {}, None, {}, set()
     for line in open(path, errors="replace"):
         m = re.search(r"/p/(\d+)\s*:.*i/o", line)
         if m:
             current = m.group(1)
             out[current] = "undecided"
-        elif current is None:
+            times[current] = 0.0
             continue
-        elif "Networks are equivalent" in line or "Property proved" in line:
+        if current is None:
+            continue
+        t = re.search(r"Time =\s*([0-9.]+) sec", line)
+        if t:
+            times[current] = max(times[current], float(t.group(1)))
+        if re.search(r"Networks are|Property (proved|FAILED|UNDECIDED)|was asserted in frame|SATISFIABLE", line):
+            final.add(current)
+        if "Networks are equivalent" in line or "Property proved" in line:
             out[current] = "equivalent"
         elif "NOT EQUIVALENT" in line or "was asserted in frame" in line or "Property FAILED" in line:
             out[current] = "killed"
-    return out
-d, p = verdicts(sys.argv[2]), verdicts(sys.argv[3])
+    return out, sum(times[i] if i in final else limit for i in times)
+(d, td), (p, tp) = verdicts(sys.argv[2]), verdicts(sys.argv[3])
 decided = [i for i in ours if ours[i] in ("killed", "equivalent")]
 agree = sum(1 for i in decided if (d.get(i) == ours[i]) or (p.get(i) == ours[i]))
 undecided = sum(1 for i in decided if d.get(i, "undecided") == "undecided" and p.get(i, "undecided") == "undecided")
 wrong = [i for i in decided for v in (d.get(i), p.get(i)) if v not in (None, "undecided", ours[i])]
-print(agree, undecided, ",".join(sorted(set(wrong))) or "-")
+print(agree, undecided, ",".join(sorted(set(wrong))) or "-", f"{td:.2f}", f"{tp:.2f}")
 PY
 )
-  read -r cagree cund cwrong <<< "$crow"
+  # ABC's own solve times replace the wall times minus start-up (more exact under load).
+  read -r cagree cund cwrong t_dp t_pdr <<< "$crow"
   [ "$cwrong" != "-" ] && DIFFS+=("$model (c): ABC disagrees on $cwrong")
 
   # (b)
