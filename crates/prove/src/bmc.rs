@@ -111,7 +111,27 @@ pub fn bmc_search_limited<S: SolveIncremental>(
     if let Some(v) = trivial_verdict(aig) {
         return v;
     }
-    match search(aig, solver, max_bound, limits) {
+    match search(aig, solver, max_bound, limits, &mut |_| {}) {
+        Ok(v) => v,
+        Err(e) => Verdict::Unknown(format!("BMC failed: {e}")),
+    }
+}
+
+/// BMC of depths `0..=max_bound` that goes on only while frames are cheap: each frame's
+/// question may take at most `per_frame` conflicts, and the first that needs more ends the
+/// search (`Unknown`). Deep counterexamples of circuits whose frames are easy (counters,
+/// timers) are found in milliseconds, while on circuits where deep frames are hard the search
+/// gives its time back at once (`docs/method.md` §7.4). The witness is replayed on the
+/// simulator before it is returned.
+pub fn bmc_while_cheap(aig: &Aig, max_bound: usize, limits: &Limits, per_frame: u32) -> Verdict {
+    if let Some(v) = trivial_verdict(aig) {
+        return v;
+    }
+    let mut solver = default_solver(limits);
+    match search(aig, &mut solver, max_bound, limits, &mut |s| {
+        s.limit_conflicts(per_frame)
+    }) {
+        Ok(Verdict::Unsafe(w)) => checked_witness(aig, w),
         Ok(v) => v,
         Err(e) => Verdict::Unknown(format!("BMC failed: {e}")),
     }
@@ -124,11 +144,14 @@ fn checked_up_to(k: usize) -> String {
     }
 }
 
+/// The search of [`bmc_search_limited`]; `before_solve` may set a limit on the next solve,
+/// and a solve it interrupts before `limits` are reached ends the search.
 fn search<S: SolveIncremental>(
     aig: &Aig,
     solver: &mut S,
     max_bound: usize,
     limits: &Limits,
+    before_solve: &mut dyn FnMut(&mut S),
 ) -> Result<Verdict, BmcError> {
     let bad = aig.bad.first().ok_or(BmcError::NoBadProperty)?.lit;
     let mut u = Unroller::new(aig, &roots(aig, bad), InitMode::Reset)?;
@@ -141,8 +164,15 @@ fn search<S: SolveIncremental>(
         }
         add_frame_with_constraints(&mut u, solver, aig)?;
         let b = u.lit(k, bad)?;
+        before_solve(solver);
         match solver.solve_assumps(&[b]).map_err(solver_err)? {
             SolverResult::Sat => return Ok(Verdict::Unsafe(witness(&u, solver, aig, k)?)),
+            SolverResult::Interrupted if !limits.reached() => {
+                return Ok(Verdict::Unknown(format!(
+                    "frame {k} needs more than the conflicts allowed per frame; {}",
+                    checked_up_to(k)
+                )))
+            }
             SolverResult::Interrupted => {
                 return Ok(Verdict::Unknown(format!(
                     "time limit reached; {}",
@@ -331,6 +361,50 @@ mod tests {
         let bad = g.and(q[0], q[1]);
         g.bad.push(named(bad));
         assert_eq!(bmc_depth(&g, 10), Some(3));
+        assert_eq!(bmc_depth(&g, 2), None);
+    }
+
+    #[test]
+    fn bmc_while_cheap_goes_deep_on_easy_frames_and_stops_on_a_hard_one() {
+        let limits = Limits::timeout(Some(Duration::from_secs(60)));
+        let mut g = Aig::new();
+        let q = counter(&mut g, 6, None);
+        let bad = g.and_all(q.iter().copied());
+        g.bad.push(named(bad));
+        match bmc_while_cheap(&g, 1000, &limits, 10_000) {
+            Verdict::Unsafe(w) => {
+                assert_witness_valid(&g, &w);
+                assert_eq!(w.depth(), 63);
+            }
+            v => panic!("{v:?}"),
+        }
+        // Frame 0 asks for 6 pigeons in 5 holes, one per hole: unsatisfiable, and no SAT
+        // solver refutes it in a handful of conflicts.
+        let mut g = Aig::new();
+        let p: Vec<Vec<Lit>> = (0..6)
+            .map(|i| (0..5).map(|j| g.add_input(format!("p{i}_{j}"))).collect())
+            .collect();
+        let mut all = Vec::new();
+        for row in &p {
+            let none = g.and_all(row.iter().map(|&l| !l));
+            all.push(!none);
+        }
+        for hole in 0..5 {
+            let column: Vec<Lit> = p.iter().map(|row| row[hole]).collect();
+            for (i, &a) in column.iter().enumerate() {
+                for &b in &column[i + 1..] {
+                    let both = g.and(a, b);
+                    all.push(!both);
+                }
+            }
+        }
+        let bad = g.and_all(all);
+        g.bad.push(named(bad));
+        match bmc_while_cheap(&g, 1000, &limits, 10) {
+            Verdict::Unknown(why) => assert!(why.contains("conflicts allowed per frame"), "{why}"),
+            v => panic!("{v:?}"),
+        }
+        // Without the limit, frame 0 is refuted and the next frames follow.
         assert_eq!(bmc_depth(&g, 2), None);
     }
 

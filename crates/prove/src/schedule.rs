@@ -12,7 +12,7 @@
 
 use hypermut_aig::{Aig, Lit};
 
-use crate::bmc::Bmc;
+use crate::bmc::{bmc_while_cheap, Bmc};
 use crate::engine::Engine;
 use crate::ic3::{Ic3, Ic3Options};
 use crate::limits::Limits;
@@ -22,6 +22,10 @@ use crate::verdict::Verdict;
 /// How far BMC without bound unrolls at most, as frames times AND gates of the circuit: a
 /// bound on the solver's memory when frames are cheap (the time slice bounds the rest).
 pub const DEEP_BMC_GATE_FRAMES: usize = 8_000_000;
+
+/// Conflicts BMC without bound may spend on one frame: it goes deep only while frames are
+/// cheap, and gives the rest of its slice back to IC3 otherwise.
+pub const DEEP_BMC_FRAME_CONFLICTS: u32 = 10_000;
 
 /// One stage of a [`Schedule`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,7 +65,7 @@ impl Stage {
             }
             Stage::Bmc { bound: usize::MAX } => {
                 let frames = DEEP_BMC_GATE_FRAMES / aig.num_ands().max(1);
-                Bmc::new(frames).check_limited(aig, limits)
+                bmc_while_cheap(aig, frames, limits, DEEP_BMC_FRAME_CONFLICTS)
             }
             Stage::Bmc { bound } => Bmc::new(*bound).check_limited(aig, limits),
             Stage::Ic3(options) => Ic3 {
