@@ -4,9 +4,9 @@
 //!
 //! The schedule `testgen` uses for each mutant is [`Schedule::sliced`]: signal correspondence
 //! first (equivalent mutants are proved at once), then BMC up to a bound for the shortest
-//! killing tests, then IC3 for deeper tests and the remaining proofs, with a slice of BMC
-//! without bound between a short and a long IC3 run for kills hundreds of frames deep;
-//! neither the kills nor the proofs wait for the whole time limit of the other. When
+//! killing tests, then IC3 for deeper tests and the remaining proofs, and a last slice of
+//! BMC without bound for kills hundreds of frames deep whose frames are easy; neither the
+//! kills nor the proofs wait for the whole time limit of the other. When
 //! correspondence proves equalities but not safety, IC3 starts from the latch equalities
 //! among them (`Ic3::with_lemmas`).
 
@@ -109,9 +109,9 @@ impl Schedule {
     }
 
     /// The schedule for mutants: when `prove`, signal correspondence (a fifth of the time),
-    /// then BMC to `bound` (half of what is left), IC3 (15 % of what is left: the quick
-    /// proofs and kills), BMC without bound (35 % of the rest: kills deeper than `bound`
-    /// that IC3 is slow to reach), then IC3 again (the rest); otherwise BMC alone.
+    /// then BMC to `bound` (half of what is left), IC3 (85 % of what is left), then BMC
+    /// without bound while frames are cheap (the rest: kills deeper than `bound` that IC3 is
+    /// slow to reach); otherwise BMC alone.
     pub fn sliced(bound: usize, prove: bool) -> Self {
         if !prove {
             return Schedule::bmc_then_ic3(bound, false);
@@ -122,9 +122,8 @@ impl Schedule {
                 Stage::Bmc { bound },
                 Stage::Ic3(Ic3Options::default()),
                 Stage::Bmc { bound: usize::MAX },
-                Stage::Ic3(Ic3Options::default()),
             ],
-            shares: vec![0.2, 0.5, 0.15, 0.35, 1.0],
+            shares: vec![0.2, 0.5, 0.85, 1.0],
         }
     }
 
