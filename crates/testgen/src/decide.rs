@@ -126,6 +126,22 @@ impl<'a> Decider<'a> {
 
     /// Decides mutant `m`. Failures become the verdicts `invalid` or `error` with the reason.
     pub fn decide(&self, m: &Mutant) -> Decision {
+        self.decide_with(m, true)
+    }
+
+    /// Decides mutant `m` again with the tests pooled since (fault dropping only, no engine):
+    /// the decision if a pooled test kills it, else `None`. For mutants left unknown while
+    /// the tests that kill them were still to be found.
+    pub fn decide_by_replay(&self, m: &Mutant) -> Option<Decision> {
+        if !self.options.replay {
+            return None;
+        }
+        let d = self.decide_with(m, false);
+        (d.record.outcome == MutantVerdict::Killed).then_some(d)
+    }
+
+    /// [`Decider::decide`], with the engines only if `engines`.
+    fn decide_with(&self, m: &Mutant, engines: bool) -> Decision {
         let start = Instant::now();
         let mut d = Decision {
             record: MutantRecord {
@@ -144,7 +160,7 @@ impl<'a> Decider<'a> {
             waveform: None,
             warnings: Vec::new(),
         };
-        if let Err(e) = self.decide_inner(m, &mut d, start) {
+        if let Err(e) = self.decide_inner(m, &mut d, start, engines) {
             d.record.outcome = match &e {
                 Error::Hyper(HyperError::InvalidMutant(_)) => MutantVerdict::Invalid,
                 _ => MutantVerdict::Error,
@@ -207,7 +223,13 @@ impl<'a> Decider<'a> {
         }
     }
 
-    fn decide_inner(&self, m: &Mutant, d: &mut Decision, start: Instant) -> Result<()> {
+    fn decide_inner(
+        &self,
+        m: &Mutant,
+        d: &mut Decision,
+        start: Instant,
+        engines: bool,
+    ) -> Result<()> {
         let rec = &mut d.record;
         if let Some(reason) = self.rejected_source(m) {
             rec.outcome = MutantVerdict::Invalid;
@@ -259,6 +281,7 @@ impl<'a> Decider<'a> {
                 rec.engine = Some("replay".into());
                 Verdict::Unsafe(w)
             }
+            None if !engines => return Ok(()),
             None => {
                 let run = self
                     .schedule

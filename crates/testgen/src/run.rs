@@ -9,11 +9,11 @@ use rayon::prelude::*;
 use hypermut_ir::System;
 use hypermut_mutate::Mutant;
 
-use crate::decide::{DecideOptions, Decider};
+use crate::decide::{DecideOptions, Decider, Decision};
 use crate::error::{Error, Result};
 use crate::layout;
 use crate::load::{text_hash, Model};
-use crate::record::{Counts, MutantRecord, RunInfo, Summary};
+use crate::record::{Counts, MutantRecord, MutantVerdict, RunInfo, Summary};
 use crate::select::{Locator, Selection, Shard};
 use crate::store::{Existing, Store};
 use crate::suite::{build_suite, describe, SuiteReport};
@@ -144,30 +144,62 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
         .num_threads(options.jobs.unwrap_or(0))
         .build()
         .map_err(|e| Error::Threads(e.to_string()))?;
-    let new_records: Vec<MutantRecord> = pool.install(|| {
+    // Stores a decision and reports it (called once per mutant, from any thread).
+    let record = |mut d: Decision| -> MutantRecord {
+        let mut warnings = std::mem::take(&mut d.warnings);
+        let waveform = d.waveform.take();
+        let rec = store.write_decision(d);
+        if let (Some(vcd), Some(_)) = (waveform, &rec.test) {
+            if let Err(e) = store.write_evidence(&layout::waveform_file(rec.id), &vcd) {
+                warnings.push(format!("mutant {}: no waveform: {e}", rec.id));
+            }
+        }
+        let appended = store.append(&rec);
+        let mut guard = shared.lock().unwrap_or_else(|p| p.into_inner());
+        let (counts, progress) = &mut *guard;
+        if let Err(e) = appended {
+            progress.warning(&e.to_string());
+        }
+        for w in &warnings {
+            progress.warning(w);
+        }
+        counts.add_record(&rec);
+        progress.decided(&rec, counts);
+        rec
+    };
+    // A mutant left unknown is stored last: the tests found after it was decided are
+    // replayed on it first (fault dropping, docs/method.md §7.8).
+    let decided: Vec<Result<MutantRecord, (&Mutant, Box<Decision>)>> = pool.install(|| {
         todo.par_iter()
             .map(|m| {
-                let mut d = decider.decide(m);
-                let mut warnings = std::mem::take(&mut d.warnings);
-                let waveform = d.waveform.take();
-                let rec = store.write_decision(d);
-                if let (Some(vcd), Some(_)) = (waveform, &rec.test) {
-                    if let Err(e) = store.write_evidence(&layout::waveform_file(rec.id), &vcd) {
-                        warnings.push(format!("mutant {}: no waveform: {e}", rec.id));
-                    }
+                let d = decider.decide(m);
+                if d.record.outcome == MutantVerdict::Unknown && options.decide.replay {
+                    Err((*m, Box::new(d)))
+                } else {
+                    Ok(record(d))
                 }
-                let appended = store.append(&rec);
-                let mut guard = shared.lock().unwrap_or_else(|p| p.into_inner());
-                let (counts, progress) = &mut *guard;
-                if let Err(e) = appended {
-                    progress.warning(&e.to_string());
+            })
+            .collect()
+    });
+    let new_records: Vec<MutantRecord> = pool.install(|| {
+        decided
+            .into_par_iter()
+            .map(|r| match r {
+                Ok(rec) => rec,
+                Err((m, open)) => {
+                    let d = match decider.decide_by_replay(m) {
+                        Some(mut d) => {
+                            d.record.millis += open.record.millis;
+                            d.record.reason.push_str(&format!(
+                                " (first left unknown: {}; the test was found later)",
+                                open.record.reason
+                            ));
+                            d
+                        }
+                        None => *open,
+                    };
+                    record(d)
                 }
-                for w in &warnings {
-                    progress.warning(w);
-                }
-                counts.add_record(&rec);
-                progress.decided(&rec, counts);
-                rec
             })
             .collect()
     });

@@ -236,3 +236,38 @@ fn deciding_with_fault_dropping_gives_the_same_verdicts() {
         assert!(replayed > 0, "{rel}: no mutant was killed by a pooled test");
     }
 }
+
+#[test]
+fn a_mutant_is_decided_again_by_the_tests_found_after_it() {
+    let m = model("models/smv/beverage.smv");
+    let decider = Decider::new(&m, &DecideOptions::default());
+    let mutants = all_mutants(&m.system);
+    // Nothing pooled yet: no decision without engines.
+    assert!(mutants
+        .iter()
+        .all(|mu| decider.decide_by_replay(mu).is_none()));
+    let mut killed = Vec::new();
+    let mut equivalent = Vec::new();
+    for mu in &mutants {
+        match decider.decide(mu).record.outcome {
+            MutantVerdict::Killed => killed.push(mu),
+            MutantVerdict::Equivalent => equivalent.push(mu),
+            _ => {}
+        }
+    }
+    // Now the pool holds the tests: killed mutants are killed again by replay alone, and an
+    // equivalent one is not.
+    let again: Vec<_> = killed
+        .iter()
+        .filter_map(|mu| decider.decide_by_replay(mu))
+        .collect();
+    assert_eq!(again.len(), killed.len());
+    for d in &again {
+        assert_eq!(d.record.engine.as_deref(), Some("replay"));
+        assert!(d.test.is_some() && d.witness.is_some());
+    }
+    assert!(!equivalent.is_empty());
+    assert!(equivalent
+        .iter()
+        .all(|mu| decider.decide_by_replay(mu).is_none()));
+}
