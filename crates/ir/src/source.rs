@@ -66,12 +66,20 @@ impl SourceMap {
         Self::default()
     }
 
-    /// Adds a file and returns its id.
+    /// Adds a file and returns its id. A file of the same name and text already in the map
+    /// (a header included twice) keeps its id, so that one source text has one span and a
+    /// mutation of it is one mutant of all its uses.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
-        self.files.push(SourceFile {
+        let file = SourceFile {
             name: name.into(),
             text: text.into(),
-        });
+        };
+        if let Some(k) =
+            (self.files.iter()).position(|f| f.name == file.name && f.text == file.text)
+        {
+            return FileId(k as u32);
+        }
+        self.files.push(file);
         FileId(self.files.len() as u32 - 1)
     }
 
@@ -210,6 +218,18 @@ mod tests {
         assert!(r.starts_with("a.smv:2:5: error: bad\n"), "{r}");
         assert!(r.contains("2 | VAR x : boolean;\n  |     ^\n"), "{r}");
         assert_eq!(m.snippet(span), "x");
+    }
+
+    #[test]
+    fn a_file_added_twice_keeps_its_id() {
+        let mut m = SourceMap::new();
+        let a = m.add("defs.v", "`define W 4");
+        let b = m.add("top.v", "module t; endmodule");
+        assert_eq!(m.add("defs.v", "`define W 4"), a);
+        // Another text under the same name (an edited copy) is another file.
+        let c = m.add("defs.v", "`define W 5");
+        assert!(c != a && c != b);
+        assert_eq!(m.files().len(), 3);
     }
 
     #[test]

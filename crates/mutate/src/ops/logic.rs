@@ -54,6 +54,30 @@ fn under_negation(cx: &Ctx, id: ExprId) -> bool {
         .any(|p| cx.is_source_negation(*p))
 }
 
+/// Whether the node is written as the operand of a prefix operator (`~x`, `-x`, `&x`); nodes
+/// of the same text between them (a register read through its reset) are looked through.
+fn after_prefix_operator(cx: &Ctx, id: ExprId) -> bool {
+    let Some(span) = cx.span(id) else {
+        return false;
+    };
+    let mut same = vec![id];
+    let mut k = 0;
+    while let Some(&n) = same.get(k) {
+        k += 1;
+        for p in cx.parents(n) {
+            if cx.span(*p) == Some(span) && !same.contains(p) {
+                same.push(*p);
+            }
+        }
+    }
+    same.iter().flat_map(|n| text_parents(cx, *n)).any(|p| {
+        matches!(cx.node(p).kind, ExprKind::Unary(..))
+            && cx
+                .span(p)
+                .is_some_and(|ps| ps.file == span.file && ps.start < span.start)
+    })
+}
+
 /// Whether the node is an operand of a boolean and/or written in source.
 fn under_and_or(cx: &Ctx, id: ExprId) -> bool {
     text_parents(cx, id).iter().any(|p| {
@@ -100,7 +124,12 @@ pub(crate) fn visit(cx: &mut Ctx, id: ExprId) {
                 .any(|p| cx.span(*p) == Some(span) && cx.ty(*p).is_bool());
         if (ty.is_bool() || bit) && !under_negation(cx, id) {
             let name = cx.local_name(v);
-            let t = format!("!{name}");
+            // The operand of a prefix operator (`~x`) is a primary in Verilog: `~!x` is not.
+            let t = if after_prefix_operator(cx, id) {
+                format!("(!{name})")
+            } else {
+                format!("!{name}")
+            };
             cx.propose(Operator::Vnf, id, span, t, Edit::Negate);
         }
     }

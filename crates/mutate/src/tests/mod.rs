@@ -56,6 +56,25 @@ module t(input clk, input [1:0] sel, input a, input [3:0] d,
 endmodule
 ";
 
+/// Registers of an instance reset asynchronously through a wire of the parent (each read is
+/// the reset's `?:` with the read's text), one read through a prefix operator: a negation
+/// written there must be parenthesised (`~(!s)`; `~!s` is no Verilog).
+pub(crate) const ASYNC_RESET_MODEL: &str = "\
+module top(input clk, input arst_i, input a, input c, output o);
+  wire rst_i = arst_i ^ 1'b0;
+  sub u(.clk(clk), .nReset(rst_i), .a(a), .c(c), .o(o));
+endmodule
+module sub(input clk, input nReset, input a, input c, output reg o);
+  reg s;
+  always @(posedge clk or negedge nReset)
+    if (~nReset) s <= 1'b0;
+    else s <= a ^ c;
+  always @(posedge clk or negedge nReset)
+    if (!nReset) o <= 1'b0;
+    else o <= (a | o) & ~s;
+endmodule
+";
+
 /// The bundled models of the repository, read from `models/`.
 pub(crate) fn bundled(name: &str) -> String {
     let path = hypermut_testkit::repo::path(&format!("models/{name}"));
@@ -78,6 +97,7 @@ pub(crate) fn models() -> Vec<(&'static str, String)> {
     vec![
         ("m.smv", SMV_MODEL.to_string()),
         ("t.v", VERILOG_MODEL.to_string()),
+        ("r.v", ASYNC_RESET_MODEL.to_string()),
         ("counter.smv", bundled("smv/counter.smv")),
         ("beverage.smv", bundled("smv/beverage.smv")),
         ("arbiter.v", bundled("verilog/arbiter.v")),

@@ -196,6 +196,17 @@ fn verilog_operators_give_the_expected_texts() {
 }
 
 #[test]
+fn a_negation_under_a_prefix_operator_is_parenthesised() {
+    let present = [("vnf", "s", "(!s)"), ("vnf", "o", "!o")];
+    check_table(
+        "r.v",
+        super::ASYNC_RESET_MODEL,
+        &present,
+        &[("vnf", "s", "!s")],
+    );
+}
+
+#[test]
 fn directly_assigned_constants_stay_in_the_variable_range() {
     // `inp = fill & wtr = 0 : 2` assigns 2 to wtr : 0..2; 3 would be rejected by NuSMV.
     let text = super::bundled("smv/beverage.smv");
