@@ -23,6 +23,12 @@ use crate::verdict::Verdict;
 /// bound on the solver's memory when frames are cheap (the time slice bounds the rest).
 pub const DEEP_BMC_GATE_FRAMES: usize = 8_000_000;
 
+/// Conflicts the first BMC stage of [`Schedule::sliced`] may spend on one frame: the
+/// shortest kills are found while frames are easy, and when a frame gets hard (as on an
+/// equivalent mutant, whose every frame is unsatisfiable) the time goes to IC3, which both
+/// proves and kills, instead of to the rest of the bound.
+pub const SHORT_BMC_FRAME_CONFLICTS: u32 = 20_000;
+
 /// Conflicts BMC without bound may spend on one frame: it goes deep only while frames are
 /// cheap, and gives the rest of its slice back to IC3 otherwise.
 pub const DEEP_BMC_FRAME_CONFLICTS: u32 = 10_000;
@@ -32,11 +38,19 @@ pub const DEEP_BMC_FRAME_CONFLICTS: u32 = 10_000;
 pub enum Stage {
     /// Signal correspondence (proves safety only).
     Scorr(Scorr),
-    /// BMC of depths `0..=bound` (finds counterexamples only); `usize::MAX` searches until
-    /// the stage's slice of time ends, and the stage is skipped when there is no deadline.
+    /// BMC of depths `0..=bound` (finds counterexamples only).
     Bmc {
         /// Deepest frame searched.
         bound: usize,
+    },
+    /// BMC of depths `0..=bound` while each frame takes at most `frame_conflicts` conflicts
+    /// (`bmc_while_cheap`); `usize::MAX` searches until the stage's slice of time ends (at
+    /// most [`DEEP_BMC_GATE_FRAMES`] frames times gates), and is skipped without a deadline.
+    CheapBmc {
+        /// Deepest frame searched.
+        bound: usize,
+        /// Conflicts one frame may take before the stage gives up.
+        frame_conflicts: u32,
     },
     /// IC3/PDR with the given options (complete).
     Ic3(Ic3Options),
@@ -47,7 +61,7 @@ impl Stage {
     pub fn name(&self) -> &'static str {
         match self {
             Stage::Scorr(_) => "scorr",
-            Stage::Bmc { .. } => "bmc",
+            Stage::Bmc { .. } | Stage::CheapBmc { .. } => "bmc",
             Stage::Ic3(_) => "ic3",
         }
     }
@@ -63,9 +77,15 @@ impl Stage {
                 }
                 verdict
             }
-            Stage::Bmc { bound: usize::MAX } => {
-                let frames = DEEP_BMC_GATE_FRAMES / aig.num_ands().max(1);
-                bmc_while_cheap(aig, frames, limits, DEEP_BMC_FRAME_CONFLICTS)
+            Stage::CheapBmc {
+                bound,
+                frame_conflicts,
+            } => {
+                let frames = match *bound {
+                    usize::MAX => DEEP_BMC_GATE_FRAMES / aig.num_ands().max(1),
+                    b => b,
+                };
+                bmc_while_cheap(aig, frames, limits, *frame_conflicts)
             }
             Stage::Bmc { bound } => Bmc::new(*bound).check_limited(aig, limits),
             Stage::Ic3(options) => Ic3 {
@@ -119,9 +139,15 @@ impl Schedule {
         Schedule {
             stages: vec![
                 Stage::Scorr(Scorr::default()),
-                Stage::Bmc { bound },
+                Stage::CheapBmc {
+                    bound,
+                    frame_conflicts: SHORT_BMC_FRAME_CONFLICTS,
+                },
                 Stage::Ic3(Ic3Options::default()),
-                Stage::Bmc { bound: usize::MAX },
+                Stage::CheapBmc {
+                    bound: usize::MAX,
+                    frame_conflicts: DEEP_BMC_FRAME_CONFLICTS,
+                },
             ],
             shares: vec![0.2, 0.5, 0.85, 1.0],
         }
@@ -152,7 +178,14 @@ impl Schedule {
             if k > 0 && limits.reached() {
                 break;
             }
-            if *stage == (Stage::Bmc { bound: usize::MAX }) && limits.deadline.is_none() {
+            let unbounded = matches!(
+                stage,
+                Stage::CheapBmc {
+                    bound: usize::MAX,
+                    ..
+                }
+            );
+            if unbounded && limits.deadline.is_none() {
                 continue;
             }
             let share = self.shares.get(k).copied().unwrap_or(1.0);
@@ -261,7 +294,10 @@ mod tests {
         ));
         // BMC without bound: searches until its slice ends, skipped without a deadline.
         let deep = Schedule {
-            stages: vec![Stage::Bmc { bound: usize::MAX }],
+            stages: vec![Stage::CheapBmc {
+                bound: usize::MAX,
+                frame_conflicts: DEEP_BMC_FRAME_CONFLICTS,
+            }],
             shares: vec![1.0],
         };
         let r = deep.run(&counter(true), &limits);
