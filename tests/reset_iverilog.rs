@@ -298,7 +298,11 @@ fn a_reset_that_is_no_one_bit_input_is_refused() {
     let o = hypermut(&["mutants", &d]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("note: holding reset `rst` at 1 for the first cycle"),
+        // `rst` = 1 clears `count` (3 bits) and `last` (2 bits); 0 fixes nothing.
+        err.contains(
+            "note: holding reset `rst` at 1 (the level from its effect on 5 register bits) for \
+             the first cycle"
+        ),
         "{err}"
     );
     let o = hypermut(&["mutants", &d, "--reset", "none"]);
@@ -306,8 +310,9 @@ fn a_reset_that_is_no_one_bit_input_is_refused() {
 }
 
 /// A Wishbone-style reset port (`wb_rst_i`) is found under its decorations, and its level
-/// comes from the source's `negedge` although the name reads active-high; the design's
-/// tests then start from the reset state: every kill is definite.
+/// comes from its effect (0 clears `q`, as the source's `negedge` says) although the name
+/// reads active-high; the design's tests then start from the reset state: every kill is
+/// definite.
 #[test]
 fn a_decorated_asynchronous_reset_is_held_at_the_level_the_source_shows() {
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -325,8 +330,10 @@ fn a_decorated_asynchronous_reset_is_held_at_the_level_the_source_shows() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
     assert!(
-        err.contains("note: holding reset `wb_rst_i` at 0 for the first cycle")
-            && err.contains("the level from `negedge` in the source"),
+        err.contains(
+            "note: holding reset `wb_rst_i` at 0 (the level from its effect on 2 register bits) \
+             for the first cycle"
+        ),
         "{err}"
     );
     let summary: serde_json::Value =

@@ -102,6 +102,36 @@ fn value(values: &[bool], l: Lit) -> bool {
     values.get(l.var() as usize).copied().unwrap_or(false) ^ l.is_neg()
 }
 
+/// The next value of every latch (in latch order) in three-valued logic, with every latch
+/// unknown and input `k` given by `inputs[k]` (`None`, or no entry, = unknown). A `Some`
+/// result is the value the latch takes whatever the unknowns are; `None` means the
+/// evaluation could not tell (it is conservative: an AND is known only when one operand is a
+/// known 0 or both are known, so `a ∨ ¬a` of an unknown `a` stays unknown).
+pub fn ternary_next(aig: &Aig, inputs: &[Option<bool>]) -> Vec<Option<bool>> {
+    let mut values: Vec<Option<bool>> = vec![None; aig.num_vars() as usize];
+    let val = |values: &[Option<bool>], l: Lit| {
+        values
+            .get(l.var() as usize)
+            .copied()
+            .flatten()
+            .map(|b| b ^ l.is_neg())
+    };
+    for (v, node) in aig.nodes().iter().enumerate() {
+        let x = match *node {
+            Node::Const => Some(false),
+            Node::Input(i) => inputs.get(i as usize).copied().flatten(),
+            Node::Latch(_) => None,
+            Node::And(a, b) => match (val(&values, a), val(&values, b)) {
+                (Some(false), _) | (_, Some(false)) => Some(false),
+                (Some(true), Some(true)) => Some(true),
+                _ => None,
+            },
+        };
+        values[v] = x;
+    }
+    aig.latches.iter().map(|l| val(&values, l.next)).collect()
+}
+
 /// A property named in a witness.
 enum Property {
     Bad(usize),

@@ -597,9 +597,10 @@ mod tests {
             .expect("a note");
         assert_eq!(
             note.to_string(),
-            "note: holding reset `rst` at 1 for the first cycle of every test (detected by name, \
-             the level from its name; --reset none to disable, --reset NAME=LEVEL:CYCLES to \
-             choose)"
+            // gnt0, gnt1, served (3 bits), last, phase (3 bits) and tick: 10 register bits.
+            "note: holding reset `rst` at 1 (the level from its effect on 10 register bits) for \
+             the first cycle of every test (detected by name; --reset none to disable, --reset \
+             NAME=LEVEL:CYCLES,... to choose)"
         );
         let (named, diagnostics) =
             Model::load(&paths, &with("rst=1:1", InitOption::Free)).expect("loads");

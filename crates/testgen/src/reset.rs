@@ -1,14 +1,17 @@
-//! Holding a reset input during the first cycles of every run (`--reset`, `docs/method.md`
-//! §6.1): the IR transform, the `NAME[=LEVEL][:CYCLES]` option and the detection of a reset
-//! port by its name.
+//! Holding reset inputs during the first cycles of every run (`--reset`, `docs/method.md`
+//! §6.1): the IR transform, the `NAME[=LEVEL][:CYCLES],...` option and the names that look
+//! like reset ports ([`detect`] chooses among them by their effect).
 //!
-//! The transform adds a hidden state variable that counts the cycles up to `CYCLES` and an
-//! invariant constraint `cycle < CYCLES → NAME = LEVEL`. No node it builds has a source span,
-//! so no mutation touches it (mutants come from source spans only): in the φ1 product it is a
-//! constraint shared by the original and the mutant, and every test shows `NAME = LEVEL` in
-//! frames `0..CYCLES`. The outputs are not observed while the reset is held, as a testbench
-//! does not compare them during reset: every output `o` becomes `cycle < CYCLES ? 0 : o` (0 =
-//! code 0 of its type), the same in both copies, so no test kills in those frames.
+//! The transform adds one hidden state variable that counts the cycles up to the longest
+//! `CYCLES` and, per held input, an invariant constraint `cycle < CYCLES → NAME = LEVEL`. No
+//! node it builds has a source span, so no mutation touches it (mutants come from source spans
+//! only): in the φ1 product they are constraints shared by the original and the mutant, and
+//! every test shows `NAME = LEVEL` in frames `0..CYCLES`. The outputs are not observed while
+//! a reset is held, as a testbench does not compare them during reset: every output `o`
+//! becomes `cycle < LONGEST ? 0 : o` (0 = code 0 of its type), the same in both copies, so no
+//! test kills in those frames.
+
+pub mod detect;
 
 use std::fmt;
 use std::str::FromStr;
@@ -71,21 +74,22 @@ impl fmt::Display for ResetSpec {
 /// What `--reset` asks for.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ResetOption {
-    /// No `--reset`: for a Verilog design, hold the one 1-bit input whose name is a reset
-    /// name ([`RESET_NAMES`]); for an SMV model, nothing.
+    /// No `--reset`: for a Verilog design, hold the 1-bit inputs whose names are reset names
+    /// ([`RESET_NAMES`]) and that reset something ([`detect::detect_resets`]); for an SMV
+    /// model, nothing.
     #[default]
     Auto,
     /// `--reset none`: hold nothing.
     None,
-    /// `--reset NAME[=LEVEL][:CYCLES]`.
-    Hold(ResetSpec),
+    /// `--reset NAME[=LEVEL][:CYCLES],...`: these inputs (at least one, each named once).
+    Hold(Vec<ResetSpec>),
 }
 
 /// Why a `--reset` option or its input is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ResetError {
-    /// The option text is not `none` or `NAME[=LEVEL][:CYCLES]`.
-    #[error("--reset `{text}`: {why} (expected `none` or NAME[=LEVEL][:CYCLES], e.g. `rst`, `rst_n=0`, `rst=1:3`)")]
+    /// The option text is not `none` or a comma-separated list of `NAME[=LEVEL][:CYCLES]`.
+    #[error("--reset `{text}`: {why} (expected `none` or NAME[=LEVEL][:CYCLES],..., e.g. `rst`, `rst_n=0`, `rst=1:3`, `wb_rst_i=1,arst_i=0`)")]
     Syntax {
         /// The option as given.
         text: String,
@@ -100,6 +104,12 @@ pub enum ResetError {
         /// The model's inputs, comma-separated.
         inputs: String,
     },
+    /// The same input is to be held twice.
+    #[error("--reset {name}: `{name}` is named twice")]
+    NamedTwice {
+        /// The name given twice.
+        name: String,
+    },
     /// The name is an input of more than one bit (or of a non-boolean type).
     #[error("--reset {name}: `{name}` is {ty}, not a 1-bit input")]
     NotOneBit {
@@ -113,47 +123,72 @@ pub enum ResetError {
 impl FromStr for ResetOption {
     type Err = ResetError;
 
-    /// `none` or `NAME[=LEVEL][:CYCLES]` (LEVEL 0 or 1, default by [`looks_active_low`];
-    /// CYCLES ≥ 1, default 1).
+    /// `none`, or a comma-separated list of `NAME[=LEVEL][:CYCLES]` (LEVEL 0 or 1, default by
+    /// [`looks_active_low`]; CYCLES ≥ 1, default 1), each input named once.
     fn from_str(text: &str) -> Result<Self, ResetError> {
         let t = text.trim();
         if t == "none" {
             return Ok(ResetOption::None);
         }
-        let err = |why: &str| ResetError::Syntax {
-            text: text.to_string(),
-            why: why.to_string(),
-        };
-        let (rest, cycles) = match t.rsplit_once(':') {
-            Some((rest, c)) => {
-                let n: u32 = c
-                    .trim()
-                    .parse()
-                    .map_err(|_| err("CYCLES must be a whole number"))?;
-                if n == 0 {
-                    return Err(err("CYCLES must be at least 1"));
-                }
-                (rest, n)
+        let items: Vec<&str> = t.split(',').map(str::trim).collect();
+        let several = items.len() > 1;
+        let mut specs: Vec<ResetSpec> = Vec::with_capacity(items.len());
+        for item in items {
+            let err = |why: &str| ResetError::Syntax {
+                text: text.to_string(),
+                why: if several {
+                    format!("item `{item}`: {why}")
+                } else {
+                    why.to_string()
+                },
+            };
+            if item == "none" {
+                return Err(err("`none` cannot be combined with inputs"));
             }
-            None => (t, 1),
-        };
-        let (name, level) = match rest.split_once('=') {
-            Some((name, l)) => match l.trim() {
-                "0" => (name.trim(), Some(false)),
-                "1" => (name.trim(), Some(true)),
-                _ => return Err(err("LEVEL must be 0 or 1")),
-            },
-            None => (rest.trim(), None),
-        };
-        if name.is_empty() || name.contains(char::is_whitespace) {
-            return Err(err("NAME must be an input's name"));
+            let spec = parse_item(item).map_err(err)?;
+            if specs.iter().any(|s| s.name == spec.name) {
+                return Err(err("the input is named twice"));
+            }
+            specs.push(spec);
         }
-        Ok(ResetOption::Hold(ResetSpec {
-            name: name.to_string(),
-            level: level.unwrap_or_else(|| !looks_active_low(name)),
-            cycles,
-        }))
+        Ok(ResetOption::Hold(specs))
     }
+}
+
+/// One `NAME[=LEVEL][:CYCLES]` of `--reset`, or what is wrong with it.
+fn parse_item(t: &str) -> Result<ResetSpec, &'static str> {
+    if t.is_empty() {
+        return Err("an empty item (NAME[=LEVEL][:CYCLES] expected)");
+    }
+    let (rest, cycles) = match t.rsplit_once(':') {
+        Some((rest, c)) => {
+            let n: u32 = c
+                .trim()
+                .parse()
+                .map_err(|_| "CYCLES must be a whole number")?;
+            if n == 0 {
+                return Err("CYCLES must be at least 1");
+            }
+            (rest, n)
+        }
+        None => (t, 1),
+    };
+    let (name, level) = match rest.split_once('=') {
+        Some((name, l)) => match l.trim() {
+            "0" => (name.trim(), Some(false)),
+            "1" => (name.trim(), Some(true)),
+            _ => return Err("LEVEL must be 0 or 1"),
+        },
+        None => (rest.trim(), None),
+    };
+    if name.is_empty() || name.contains(char::is_whitespace) {
+        return Err("NAME must be an input's name");
+    }
+    Ok(ResetSpec {
+        name: name.to_string(),
+        level: level.unwrap_or_else(|| !looks_active_low(name)),
+        cycles,
+    })
 }
 
 /// A port name without the decorations designers add to it (lower case, the last
@@ -292,45 +327,67 @@ fn fresh_name(sys: &System, base: &str) -> String {
     name
 }
 
-/// Holds the input of `spec` at its level in frames `0..cycles` of every run of `sys`: adds
-/// the counter ([`COUNTER`], an unsigned word initialised to 0 that counts up to `cycles` and
-/// stays there) and the invariant `counter < cycles → input = level`, and hides the outputs
-/// in those frames (each reads code 0 of its type there). Returns the counter. Nothing built
-/// has a span (so nothing is mutated) and the counter is no output.
-pub fn hold_reset(sys: &mut System, spec: &ResetSpec) -> Result<VarId, ResetError> {
-    let input = reset_input(sys, &spec.name)?;
-    let width = (u32::BITS - spec.cycles.leading_zeros()).max(1);
+/// Holds each input of `specs` at its level in its frames `0..cycles` of every run of `sys`:
+/// adds one counter ([`COUNTER`], an unsigned word initialised to 0 that counts up to the
+/// longest `cycles` and stays there), one invariant `counter < cycles → input = level` per
+/// input, and hides the outputs while the counter is below the longest `cycles` (each reads
+/// code 0 of its type there). Returns the counter, `None` (and `sys` untouched) for an empty
+/// list. Nothing built has a span (so nothing is mutated) and the counter is no output. Every
+/// input is checked before anything is added.
+pub fn hold_reset(sys: &mut System, specs: &[ResetSpec]) -> Result<Option<VarId>, ResetError> {
+    let mut inputs = Vec::with_capacity(specs.len());
+    for (k, spec) in specs.iter().enumerate() {
+        if specs[..k].iter().any(|s| s.name == spec.name) {
+            return Err(ResetError::NamedTwice {
+                name: spec.name.clone(),
+            });
+        }
+        inputs.push(reset_input(sys, &spec.name)?);
+    }
+    let Some(longest) = specs.iter().map(|s| s.cycles).max() else {
+        return Ok(None);
+    };
+    let width = (u32::BITS - longest.leading_zeros()).max(1);
     let ty = Type::ubv(width);
     let name = fresh_name(sys, COUNTER);
     let counter = sys.add_var(name, ty, Role::State, None);
     let zero = sys.bv_const(ty, Value::bits(width, 0u32), None);
     let one = sys.bv_const(ty, Value::bits(width, 1u32), None);
-    let limit = sys.bv_const(ty, Value::bits(width, spec.cycles), None);
+    let limit = sys.bv_const(ty, Value::bits(width, longest), None);
     let c = sys.var_ref(counter, None);
-    let reset = sys.var_ref(input, None);
-    let level = match sys.var(input).ty {
-        Type::Bool => sys.bool_const(spec.level, None),
-        t => sys.bv_const(t, Value::bits(1, u32::from(spec.level)), None),
-    };
-    // The IR's typing rules cannot fail on these operands (all built above with one type).
+    // The IR's typing rules cannot fail on these operands (all built here with one type).
     let built = (|| {
         let done = sys.mk(ExprKind::Binary(BinOp::Eq, c, limit), None)?;
         let inc = sys.mk(ExprKind::Binary(BinOp::Add, c, one), None)?;
         let next = sys.mk(ExprKind::Ite(done, c, inc), None)?;
-        let held = sys.mk(ExprKind::Binary(BinOp::Lt, c, limit), None)?;
-        let at_level = sys.mk(ExprKind::Binary(BinOp::Eq, reset, level), None)?;
-        let invariant = sys.mk(ExprKind::Binary(BinOp::Implies, held, at_level), None)?;
+        let hide = sys.mk(ExprKind::Binary(BinOp::Lt, c, limit), None)?;
+        let mut invariants = Vec::with_capacity(specs.len());
+        for (spec, &input) in specs.iter().zip(&inputs) {
+            let until = sys.bv_const(ty, Value::bits(width, spec.cycles), None);
+            let held = sys.mk(ExprKind::Binary(BinOp::Lt, c, until), None)?;
+            let reset = sys.var_ref(input, None);
+            let level = match sys.var(input).ty {
+                Type::Bool => sys.bool_const(spec.level, None),
+                t => sys.bv_const(t, Value::bits(1, u32::from(spec.level)), None),
+            };
+            let at_level = sys.mk(ExprKind::Binary(BinOp::Eq, reset, level), None)?;
+            invariants.push(sys.mk(ExprKind::Binary(BinOp::Implies, held, at_level), None)?);
+        }
         let mut hidden = Vec::with_capacity(sys.outputs.len());
         for k in 0..sys.outputs.len() {
             let o = sys.outputs[k].expr;
             let ty = sys.ty(o);
             let zero = sys.constant(ty, zero_value(ty), None);
-            hidden.push(sys.mk(ExprKind::Ite(held, zero, o), None)?);
+            hidden.push(sys.mk(ExprKind::Ite(hide, zero, o), None)?);
         }
-        Ok::<_, hypermut_ir::TypeError>((next, invariant, hidden))
+        Ok::<_, hypermut_ir::TypeError>((next, invariants, hidden))
     })();
-    let (next, invariant, hidden) = built.map_err(|e| ResetError::NotOneBit {
-        name: spec.name.clone(),
+    let (next, invariants, hidden) = built.map_err(|e| ResetError::NotOneBit {
+        name: specs
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
         ty: e.to_string(),
     })?;
     for (o, e) in sys.outputs.iter_mut().zip(hidden) {
@@ -339,12 +396,14 @@ pub fn hold_reset(sys: &mut System, spec: &ResetSpec) -> Result<VarId, ResetErro
     let var = &mut sys.vars[counter.0 as usize];
     var.init = Some(zero);
     var.next = Some(next);
-    sys.constraints.push(Constraint {
-        kind: ConstraintKind::Invariant,
-        expr: invariant,
-        span: None,
-    });
-    Ok(counter)
+    for expr in invariants {
+        sys.constraints.push(Constraint {
+            kind: ConstraintKind::Invariant,
+            expr,
+            span: None,
+        });
+    }
+    Ok(Some(counter))
 }
 
 #[cfg(test)]
@@ -354,11 +413,11 @@ mod tests {
     use std::collections::HashMap;
 
     fn spec(name: &str, level: bool, cycles: u32) -> ResetOption {
-        ResetOption::Hold(ResetSpec {
+        ResetOption::Hold(vec![ResetSpec {
             name: name.into(),
             level,
             cycles,
-        })
+        }])
     }
 
     #[test]
@@ -396,8 +455,50 @@ mod tests {
         };
         assert_eq!(
             s.to_string().parse::<ResetOption>(),
-            Ok(ResetOption::Hold(s))
+            Ok(ResetOption::Hold(vec![s]))
         );
+    }
+
+    #[test]
+    fn a_comma_list_holds_several_inputs() {
+        let r = |name: &str, level, cycles| ResetSpec {
+            name: name.into(),
+            level,
+            cycles,
+        };
+        let cases: &[(&str, &[ResetSpec])] = &[
+            (
+                "wb_rst_i=1,arst_i=0",
+                &[r("wb_rst_i", true, 1), r("arst_i", false, 1)],
+            ),
+            (
+                " rst_n , go=1:3,srst:2 ",
+                &[r("rst_n", false, 1), r("go", true, 3), r("srst", true, 2)],
+            ),
+        ];
+        for (text, want) in cases {
+            assert_eq!(
+                text.parse::<ResetOption>(),
+                Ok(ResetOption::Hold(want.to_vec())),
+                "{text}"
+            );
+        }
+        // Each bad item is named with what is wrong with it.
+        for (text, item, why) in [
+            ("rst,", "item ``", "an empty item"),
+            ("rst,,go", "item ``", "an empty item"),
+            ("rst=1,go=2", "item `go=2`", "LEVEL must be 0 or 1"),
+            ("a,b:0", "item `b:0`", "CYCLES must be at least 1"),
+            ("rst,none", "item `none`", "`none` cannot be combined"),
+            ("rst=1,rst=0", "item `rst=0`", "the input is named twice"),
+            ("a, b c", "item `b c`", "NAME must be"),
+        ] {
+            let e = text.parse::<ResetOption>().unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("{item}: {why}")) && e.contains(text),
+                "{text}: {e}"
+            );
+        }
     }
 
     #[test]
@@ -497,18 +598,29 @@ mod tests {
     #[test]
     fn bad_inputs_are_refused() {
         let mut s = design();
-        let e = hold_reset(&mut s, &ResetSpec::by_name("reset")).unwrap_err();
+        let e = hold_reset(&mut s, &[ResetSpec::by_name("reset")]).unwrap_err();
         assert_eq!(
             e.to_string(),
             "--reset reset: the model has no input `reset` (its inputs: rst, go, d)"
         );
-        let e = hold_reset(&mut s, &ResetSpec::by_name("d")).unwrap_err();
+        let e = hold_reset(&mut s, &[ResetSpec::by_name("d")]).unwrap_err();
         assert_eq!(
             e.to_string(),
             "--reset d: `d` is unsigned word[4], not a 1-bit input"
         );
-        let e = hold_reset(&mut s, &ResetSpec::by_name("q")).unwrap_err();
+        let e = hold_reset(&mut s, &[ResetSpec::by_name("q")]).unwrap_err();
         assert!(matches!(e, ResetError::NoSuchInput { .. }), "{e}");
+        // A good input before a bad one, or one named twice: nothing added either.
+        let e = hold_reset(
+            &mut s,
+            &[ResetSpec::by_name("rst"), ResetSpec::by_name("d")],
+        )
+        .unwrap_err();
+        assert!(matches!(e, ResetError::NotOneBit { .. }), "{e}");
+        let twice = [ResetSpec::by_name("rst"), ResetSpec::by_name("rst")];
+        let e = hold_reset(&mut s, &twice).unwrap_err();
+        assert_eq!(e.to_string(), "--reset rst: `rst` is named twice");
+        assert_eq!(hold_reset(&mut s, &[]), Ok(None));
         assert_eq!(s.vars.len(), 4, "nothing added on failure");
         assert!(s.constraints.is_empty());
     }
@@ -516,10 +628,17 @@ mod tests {
     /// Runs `s` on `rst` values (other inputs 0) and says in which frames the constraints
     /// hold, reading `rst` as the interpreter sees it.
     fn constraints_per_frame(s: &System, rst: &[u32]) -> Vec<bool> {
-        let v = s.var_by_name("rst").unwrap();
+        per_frame(s, "rst", rst, &[])
+    }
+
+    /// Runs `s` on values of input `name` and of the 1-bit inputs `others` (all other inputs
+    /// 0) and says in which frames all constraints hold.
+    fn per_frame(s: &System, name: &str, rst: &[u32], others: &[(&str, &[u32])]) -> Vec<bool> {
+        let v = s.var_by_name(name).unwrap();
         let frames: Vec<Frame> = rst
             .iter()
-            .map(|r| {
+            .enumerate()
+            .map(|(k, r)| {
                 let mut f = Frame::default();
                 for (i, var) in s.vars.iter().enumerate() {
                     if var.role == Role::Input {
@@ -528,6 +647,10 @@ mod tests {
                     }
                 }
                 f.inputs.insert(v, Value::bits(1, *r));
+                for (other, values) in others {
+                    let o = s.var_by_name(other).unwrap();
+                    f.inputs.insert(o, Value::bits(1, values[k]));
+                }
                 f
             })
             .collect();
@@ -547,12 +670,13 @@ mod tests {
                 let before = (s.outputs.len(), s.vars_with_role(Role::Input).len());
                 let c = hold_reset(
                     &mut s,
-                    &ResetSpec {
+                    &[ResetSpec {
                         name: "rst".into(),
                         level,
                         cycles,
-                    },
+                    }],
                 )
+                .unwrap()
                 .unwrap();
                 assert_eq!(s.var(c).name, COUNTER);
                 assert_eq!(s.var(c).role, Role::State);
@@ -583,11 +707,11 @@ mod tests {
             let mut s = design();
             hold_reset(
                 &mut s,
-                &ResetSpec {
+                &[ResetSpec {
                     name: "rst".into(),
                     level: true,
                     cycles,
-                },
+                }],
             )
             .unwrap();
             // The same stimulus on both systems: rst held, `go` high, `d` counting.
@@ -624,7 +748,9 @@ mod tests {
     fn the_counter_gets_a_fresh_name_and_nothing_has_a_span() {
         let mut s = design();
         s.add_var(COUNTER, Type::ubv(1), Role::State, None);
-        let c = hold_reset(&mut s, &ResetSpec::by_name("rst")).unwrap();
+        let c = hold_reset(&mut s, &[ResetSpec::by_name("rst")])
+            .unwrap()
+            .unwrap();
         assert_eq!(s.var(c).name, "reset.cycle_1");
         let roots = [
             s.var(c).init.unwrap(),
@@ -633,6 +759,69 @@ mod tests {
         ];
         for id in s.exprs.cone(roots.to_vec()) {
             assert!(s.exprs.node(id).span.is_none());
+        }
+    }
+
+    #[test]
+    fn two_resets_share_one_counter_and_each_is_held_for_its_own_cycles() {
+        // `rst` at 1 for 2 cycles, `go` at 0 for 4: one counter, two invariants, outputs
+        // hidden for 4 frames.
+        let mut s = design();
+        let vars = s.vars.len();
+        let specs = [
+            ResetSpec {
+                name: "rst".into(),
+                level: true,
+                cycles: 2,
+            },
+            ResetSpec {
+                name: "go".into(),
+                level: false,
+                cycles: 4,
+            },
+        ];
+        hold_reset(&mut s, &specs).unwrap().unwrap();
+        assert_eq!(s.vars.len(), vars + 1, "one counter");
+        assert_eq!(s.constraints.len(), 2, "one invariant per input");
+        let n = 7;
+        let rst_held = vec![1; n];
+        let go_held = vec![0; n];
+        assert!(per_frame(&s, "rst", &rst_held, &[("go", &go_held)])
+            .iter()
+            .all(|ok| *ok));
+        for k in 0..n {
+            let mut rst = rst_held.clone();
+            rst[k] = 0;
+            let ok = per_frame(&s, "rst", &rst, &[("go", &go_held)]);
+            let want: Vec<bool> = (0..n).map(|j| j != k || k >= 2).collect();
+            assert_eq!(ok, want, "rst released in frame {k}");
+            let mut go = go_held.clone();
+            go[k] = 1;
+            let ok = per_frame(&s, "rst", &rst_held, &[("go", &go)]);
+            let want: Vec<bool> = (0..n).map(|j| j != k || k >= 4).collect();
+            assert_eq!(ok, want, "go raised in frame {k}");
+        }
+        // Outputs read 0 for the longest hold (4 frames), the design's value after.
+        let frames: Vec<Frame> = (0..n as u32)
+            .map(|k| {
+                let mut f = Frame::default();
+                f.inputs.insert(VarId(0), Value::bits(1, 1u32));
+                f.inputs.insert(VarId(1), Value::bits(1, 1u32));
+                f.inputs.insert(VarId(2), Value::bits(4, k + 1));
+                f
+            })
+            .collect();
+        let mut free = HashMap::new();
+        free.insert(VarId(3), Value::bits(4, 9u32));
+        let plain = Interpreter::new(&design()).run(&free, &frames).unwrap();
+        let held = Interpreter::new(&s).run(&free, &frames).unwrap();
+        for k in 0..n {
+            let want = if k < 4 {
+                vec![Value::bits(4, 0u32)]
+            } else {
+                plain.outputs[k].clone()
+            };
+            assert_eq!(held.outputs[k], want, "frame {k}");
         }
     }
 }

@@ -464,25 +464,28 @@ pub fn convention_of(
         };
     }
     let reset = text.strip_prefix("reset: ").ok_or_else(bad)?;
-    let (spec, rest) = reset.split_once("; ").ok_or_else(bad)?;
-    let (name, held) = spec.rsplit_once(" held at ").ok_or_else(bad)?;
-    let (level, cycles) = held.split_once(" for ").ok_or_else(bad)?;
-    let level = match level {
-        "0" => false,
-        "1" => true,
-        _ => return Err(bad()),
-    };
-    let cycles: u32 = cycles
-        .strip_suffix(" cycles")
-        .or_else(|| cycles.strip_suffix(" cycle"))
-        .and_then(|c| c.parse().ok())
-        .ok_or_else(bad)?;
-    let spec = ResetSpec {
-        name: name.to_string(),
-        level,
-        cycles,
-    };
-    Ok(Some((ResetOption::Hold(spec), rest_init(rest)?)))
+    let (held, rest) = reset.split_once("; ").ok_or_else(bad)?;
+    let mut specs = Vec::new();
+    for spec in held.split(", ") {
+        let (name, held) = spec.rsplit_once(" held at ").ok_or_else(bad)?;
+        let (level, cycles) = held.split_once(" for ").ok_or_else(bad)?;
+        let level = match level {
+            "0" => false,
+            "1" => true,
+            _ => return Err(bad()),
+        };
+        let cycles: u32 = cycles
+            .strip_suffix(" cycles")
+            .or_else(|| cycles.strip_suffix(" cycle"))
+            .and_then(|c| c.parse().ok())
+            .ok_or_else(bad)?;
+        specs.push(ResetSpec {
+            name: name.to_string(),
+            level,
+            cycles,
+        });
+    }
+    Ok(Some((ResetOption::Hold(specs), rest_init(rest)?)))
 }
 
 /// `options` with the reset and initial values the tests assume (their `initial_state`), so
@@ -713,24 +716,29 @@ mod tests {
 
     #[test]
     fn initial_state_reads_back_every_convention() {
-        let spec = |name: &str, level, cycles| {
-            Some(ResetSpec {
-                name: name.into(),
-                level,
-                cycles,
-            })
+        let spec = |name: &str, level, cycles| ResetSpec {
+            name: name.into(),
+            level,
+            cycles,
         };
-        for reset in [None, spec("rst", true, 1), spec("io.rst_n", false, 3)] {
+        let resets = [
+            vec![],
+            vec![spec("rst", true, 1)],
+            vec![spec("io.rst_n", false, 3)],
+            vec![spec("wb_rst_i", true, 1), spec("arst_i", false, 2)],
+        ];
+        for reset in resets {
             for init in [InitOption::Free, InitOption::Zero] {
                 let c = Convention {
                     reset: reset.clone(),
                     init,
                     ..Convention::default()
                 };
-                let want = (
-                    reset.clone().map_or(ResetOption::None, ResetOption::Hold),
-                    init,
-                );
+                let want = if reset.is_empty() {
+                    (ResetOption::None, init)
+                } else {
+                    (ResetOption::Hold(reset.clone()), init)
+                };
                 assert_eq!(convention_of(&c.describe()).expect("known"), Some(want));
             }
         }

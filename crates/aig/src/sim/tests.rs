@@ -345,3 +345,89 @@ proptest! {
         }
     }
 }
+
+impl Spec {
+    /// The next latch values for given input and latch values, evaluated on the description.
+    fn next_of(&self, inputs: &[bool], latches: &[bool]) -> Vec<bool> {
+        let mut sig = vec![false];
+        sig.extend(inputs);
+        sig.extend(latches);
+        for &(a, na, b, nb) in &self.gates {
+            let v = (sig[a] ^ na) && (sig[b] ^ nb);
+            sig.push(v);
+        }
+        self.nexts.iter().map(|&(s, n)| sig[s] ^ n).collect()
+    }
+}
+
+/// The inputs of frame 0 with every third one (from `skip`) unknown.
+fn partial(s: &Spec, skip: usize) -> Vec<Option<bool>> {
+    let first = s.stimuli.first().cloned().unwrap_or_default();
+    first
+        .iter()
+        .enumerate()
+        .map(|(k, &b)| (k % 3 != skip % 3).then_some(b))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A latch the three-valued evaluation calls constant takes that value for every
+    /// completion of the unknown inputs and of the latches (brute force over all of them).
+    #[test]
+    fn ternary_next_is_sound(s in spec(), skip in 0usize..3) {
+        let given = partial(&s, skip);
+        let unknown: Vec<usize> = (0..s.inputs).filter(|&k| given[k].is_none()).collect();
+        let free = unknown.len() + s.resets.len();
+        for raw in [false, true] {
+            let got = ternary_next(&s.build(raw), &given);
+            prop_assert_eq!(got.len(), s.nexts.len());
+            for m in 0u32..(1 << free) {
+                let mut ins: Vec<bool> = given.iter().map(|b| b.unwrap_or(false)).collect();
+                for (j, &k) in unknown.iter().enumerate() {
+                    ins[k] = m >> j & 1 == 1;
+                }
+                let latches: Vec<bool> =
+                    (0..s.resets.len()).map(|j| m >> (unknown.len() + j) & 1 == 1).collect();
+                let want = s.next_of(&ins, &latches);
+                for (k, g) in got.iter().enumerate() {
+                    if let Some(b) = g {
+                        prop_assert_eq!(*b, want[k], "latch {} under completion {}", k, m);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ternary_next_knows_what_a_controlling_input_fixes() {
+    // l0' = i0 ∧ l0, l1' = ¬i0 ∨ i1, l2' = i1, l3' = l3 ∨ ¬l3 (unknown: no case split).
+    let mut g = Aig::new();
+    let i0 = g.add_input("i0");
+    let i1 = g.add_input("i1");
+    let l: Vec<Lit> = (0..4)
+        .map(|k| g.add_latch(format!("l{k}"), Reset::Free))
+        .collect();
+    let n0 = g.add_raw_and(i0, l[0]);
+    let n1 = !g.add_raw_and(i0, !i1);
+    let n3 = !g.add_raw_and(!l[3], l[3]);
+    for (latch, next) in l.iter().zip([n0, n1, i1, n3]) {
+        g.set_next(*latch, next);
+    }
+    type Case<'a> = (&'a [Option<bool>], [Option<bool>; 4]);
+    let cases: &[Case] = &[
+        (&[None, None], [None, None, None, None]),
+        (&[Some(false), None], [Some(false), Some(true), None, None]),
+        (&[Some(true), None], [None, None, None, None]),
+        (
+            &[Some(true), Some(true)],
+            [None, Some(true), Some(true), None],
+        ),
+        (&[Some(true)], [None, None, None, None]),
+    ];
+    for (inputs, want) in cases {
+        assert_eq!(ternary_next(&g, inputs), want.to_vec(), "{inputs:?}");
+    }
+}

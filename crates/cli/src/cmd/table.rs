@@ -72,9 +72,10 @@ pub struct Args {
     /// (applies to the SMV models).
     #[arg(long, value_name = "cpp|m4", value_parser = crate::args::parse_pre)]
     pub pre: Vec<PreList>,
-    /// Hold input NAME at LEVEL during the first CYCLES frames of every test of every
-    /// model, or `none` (default: each Verilog design's 1-bit input named like a reset).
-    #[arg(long, value_name = "NAME[=LEVEL][:CYCLES]|none", value_parser = crate::args::parse_reset)]
+    /// Hold each input NAME at LEVEL during the first CYCLES frames of every test of every
+    /// model (several comma-separated), or `none` (default: each Verilog design's 1-bit inputs
+    /// named like resets that force registers).
+    #[arg(long, value_name = "NAME[=LEVEL][:CYCLES],...|none", value_parser = crate::args::parse_reset)]
     pub reset: Option<ResetOption>,
     /// Initial value of registers that have none, in every model: `free` or `zero`.
     #[arg(long, value_name = "free|zero", default_value = "free", value_parser = crate::args::parse_init)]
