@@ -7,7 +7,9 @@ use anyhow::{anyhow, Result};
 use clap::ArgMatches;
 use hypermut_mutate::Operator;
 use hypermut_testgen::load::Preprocessor;
-use hypermut_testgen::{FrontendOptions, InitOption, Model, ModelSource, ResetOption, Selection};
+use hypermut_testgen::{
+    FrontendOptions, IdList, InitOption, Model, ModelSource, ResetOption, Selection,
+};
 
 use crate::report::print_diagnostics;
 
@@ -90,10 +92,12 @@ pub struct ModelOptions {
     /// Verilog: each `x`/`z` literal bit is a fresh input instead of 0.
     #[arg(long)]
     pub x_as_input: bool,
-    /// Hold input NAME at LEVEL (0 or 1; default 0 for active-low names like `rst_n`, else 1)
-    /// during the first CYCLES frames (default 1) of every test, or `none`. Default: a
-    /// Verilog design's 1-bit input named like a reset (`rst`, `rst_n`, `reset`, …).
-    #[arg(long, value_name = "NAME[=LEVEL][:CYCLES]|none", value_parser = parse_reset)]
+    /// Hold each input NAME at LEVEL (0 or 1; default 0 for active-low names like `rst_n`,
+    /// else 1) during the first CYCLES frames (default 1) of every test; several are
+    /// comma-separated (`wb_rst_i=1,arst_i=0`); or `none`. Default: a Verilog design's 1-bit
+    /// inputs named like resets (`rst`, `rst_n`, `reset`, …) that force registers, each at the
+    /// level that forces more.
+    #[arg(long, value_name = "NAME[=LEVEL][:CYCLES],...|none", value_parser = parse_reset)]
     pub reset: Option<ResetOption>,
     /// Initial value of registers that have none: `free` (any power-up value, the default) or
     /// `zero` (as yosys `-zinit`; enumerations and ranges start at their first value).
@@ -176,6 +180,9 @@ impl ModelOptions {
 /// Ids are always those of the full list, so they stay valid whatever is selected.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct MutantArgs {
+    /// Only the mutants with these ids (e.g. `3,7,10-20`; ids are those `hypermut mutants` lists).
+    #[arg(long, value_name = "IDS", value_parser = parse_ids)]
+    pub ids: Option<IdList>,
     /// Only these operators (comma-separated names, see README; default: all).
     #[arg(long, value_name = "OPS")]
     pub operators: Option<String>,
@@ -197,11 +204,17 @@ impl MutantArgs {
             }
         };
         Ok(Selection {
+            ids: self.ids.clone(),
             operators,
             sample: self.sample,
             seed: self.seed,
         })
     }
+}
+
+/// Parses `--ids`.
+fn parse_ids(text: &str) -> Result<IdList, String> {
+    IdList::parse(text)
 }
 
 /// The preprocessors of one `--pre`, in order.

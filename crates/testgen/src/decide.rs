@@ -126,7 +126,13 @@ impl<'a> Decider<'a> {
 
     /// Decides mutant `m`. Failures become the verdicts `invalid` or `error` with the reason.
     pub fn decide(&self, m: &Mutant) -> Decision {
-        self.decide_with(m, true)
+        self.decide_with(m, Some(self.options.timeout))
+    }
+
+    /// [`Decider::decide`] with the engines limited to `timeout` instead of the options'
+    /// time limit (a first, short pass over all mutants, `docs/method.md` §7.8).
+    pub fn decide_within(&self, m: &Mutant, timeout: Duration) -> Decision {
+        self.decide_with(m, Some(timeout))
     }
 
     /// Decides mutant `m` again with the tests pooled since (fault dropping only, no engine):
@@ -136,12 +142,12 @@ impl<'a> Decider<'a> {
         if !self.options.replay {
             return None;
         }
-        let d = self.decide_with(m, false);
+        let d = self.decide_with(m, None);
         (d.record.outcome == MutantVerdict::Killed).then_some(d)
     }
 
-    /// [`Decider::decide`], with the engines only if `engines`.
-    fn decide_with(&self, m: &Mutant, engines: bool) -> Decision {
+    /// [`Decider::decide`], with the engines for `engines` (none when `None`).
+    fn decide_with(&self, m: &Mutant, engines: Option<Duration>) -> Decision {
         let start = Instant::now();
         let mut d = Decision {
             record: MutantRecord {
@@ -228,7 +234,7 @@ impl<'a> Decider<'a> {
         m: &Mutant,
         d: &mut Decision,
         start: Instant,
-        engines: bool,
+        engines: Option<Duration>,
     ) -> Result<()> {
         let rec = &mut d.record;
         if let Some(reason) = self.rejected_source(m) {
@@ -267,6 +273,11 @@ impl<'a> Decider<'a> {
             deadline: Some(start + self.options.timeout),
             stop: Vec::new(),
         };
+        // The engines may have less time than what follows a kill (classifying it).
+        let engine_limits = Limits {
+            deadline: Some(start + engines.unwrap_or(self.options.timeout)),
+            stop: Vec::new(),
+        };
         // The pooled tests that kill the mutant, best first; the others are tried when the
         // first is not definite (`docs/method.md` §7.8).
         let mut replayed = if self.options.replay {
@@ -281,11 +292,11 @@ impl<'a> Decider<'a> {
                 rec.engine = Some("replay".into());
                 Verdict::Unsafe(w)
             }
-            None if !engines => return Ok(()),
+            None if engines.is_none() => return Ok(()),
             None => {
                 let run = self
                     .schedule
-                    .run(circuit.insert(solver_circuit(&p.aig)), &limits);
+                    .run(circuit.insert(solver_circuit(&p.aig)), &engine_limits);
                 rec.engine = self.schedule.stage_name(run.stage).map(str::to_string);
                 run.verdict
             }

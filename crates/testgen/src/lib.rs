@@ -66,7 +66,7 @@ pub use record::{Counts, KillClass, MutantRecord, MutantVerdict, ProductSize, Ru
 pub use report::{read_summary, write_report, ReportFiles};
 pub use reset::{ResetError, ResetOption, ResetSpec};
 pub use run::{run, run_info, Options, Progress, Quiet, RunReport};
-pub use select::{all_mutants, mutant_by_id, Locator, Selection, Shard};
+pub use select::{all_mutants, mutant_by_id, IdList, Locator, Selection, Shard};
 pub use store::{Existing, Store};
 pub use suite::SuiteReport;
 pub use table::{tables, TableOptions, TableProgress, Tables};

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::time::Duration;
 
 use rayon::prelude::*;
 
@@ -128,6 +129,14 @@ pub fn run_info(model: &Model, mutants: &[Mutant], bound: usize, shard: Option<S
 /// to `results.jsonl` as soon as it is decided, then writes `summary.json` and `suite.json`.
 pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Result<RunReport> {
     let every = options.selection.select(&model.system);
+    let count = crate::select::all_mutants(&model.system).len();
+    if let Some(id) = options.selection.missing_id(count) {
+        return Err(Error::NoSuchMutant {
+            id,
+            model: model.name.clone(),
+            count,
+        });
+    }
     let info = run_info(model, &every, options.decide.bound, options.shard);
     let all: Vec<Mutant> = every
         .into_iter()
@@ -167,12 +176,15 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
         progress.decided(&rec, counts);
         rec
     };
-    // A mutant left unknown is stored last: the tests found after it was decided are
-    // replayed on it first (fault dropping, docs/method.md §7.8).
+    // With fault dropping, every mutant first gets a short pass; one left unknown is decided
+    // last: the tests found since are replayed on it, then the engines get the rest of its
+    // time (docs/method.md §7.8).
+    let timeout = options.decide.timeout;
+    let first = first_pass(timeout, options.decide.replay);
     let decided: Vec<Result<MutantRecord, (&Mutant, Box<Decision>)>> = pool.install(|| {
         todo.par_iter()
             .map(|m| {
-                let d = decider.decide(m);
+                let d = decider.decide_within(m, first);
                 if d.record.outcome == MutantVerdict::Unknown && options.decide.replay {
                     Err((*m, Box::new(d)))
                 } else {
@@ -181,25 +193,39 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
             })
             .collect()
     });
-    let new_records: Vec<MutantRecord> = pool.install(|| {
+    // The second pass: the pool's tests, then the engines for the rest of the time.
+    let second: Vec<Result<MutantRecord, (&Mutant, Box<Decision>)>> = pool.install(|| {
         decided
             .into_par_iter()
             .map(|r| match r {
-                Ok(rec) => rec,
-                Err((m, open)) => {
-                    let d = match decider.decide_by_replay(m) {
-                        Some(mut d) => {
-                            d.record.millis += open.record.millis;
-                            d.record.reason.push_str(&format!(
-                                " (first left unknown: {}; the test was found later)",
-                                open.record.reason
-                            ));
-                            d
+                Ok(rec) => Ok(rec),
+                Err((m, open)) => match decider.decide_by_replay(m) {
+                    Some(d) => Ok(record(found_later(*open, d))),
+                    None if first < timeout => {
+                        let spent = Duration::from_millis(open.record.millis);
+                        let mut d = decider.decide_within(m, timeout.saturating_sub(spent));
+                        d.record.millis += open.record.millis;
+                        if d.record.outcome == MutantVerdict::Unknown {
+                            Err((m, Box::new(d)))
+                        } else {
+                            Ok(record(d))
                         }
-                        None => *open,
-                    };
-                    record(d)
-                }
+                    }
+                    None => Err((m, open)),
+                },
+            })
+            .collect()
+    });
+    // Last, the tests found during the second pass are replayed on the mutants still open.
+    let new_records: Vec<MutantRecord> = pool.install(|| {
+        second
+            .into_par_iter()
+            .map(|r| match r {
+                Ok(rec) => rec,
+                Err((m, open)) => record(match decider.decide_by_replay(m) {
+                    Some(d) => found_later(*open, d),
+                    None => *open,
+                }),
             })
             .collect()
     });
@@ -220,6 +246,30 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
         records,
     )
 }
+
+/// The decision `later` (a pooled test's kill) of a mutant first left unknown by `open`:
+/// its time includes the earlier attempt's, and its reason says why it was decided late.
+fn found_later(open: Decision, mut later: Decision) -> Decision {
+    later.record.millis += open.record.millis;
+    later.record.reason.push_str(&format!(
+        " (first left unknown: {}; the test was found later)",
+        open.record.reason
+    ));
+    later
+}
+
+/// The engines' time limit of the first pass over the mutants: a fifth of `timeout` (at
+/// least [`FIRST_PASS_MIN`]) when the tests are replayed on other mutants, else all of it.
+pub fn first_pass(timeout: Duration, replay: bool) -> Duration {
+    if replay {
+        (timeout / 5).max(FIRST_PASS_MIN).min(timeout)
+    } else {
+        timeout
+    }
+}
+
+/// The shortest first pass (shorter time limits get one pass).
+pub const FIRST_PASS_MIN: Duration = Duration::from_secs(2);
 
 /// What [`finish`] needs besides the records.
 #[derive(Clone, Copy, Debug)]

@@ -15,9 +15,11 @@ pub fn all_mutants(sys: &System) -> Vec<Mutant> {
     enumerate(sys, &Operator::ALL)
 }
 
-/// A subset of the mutants: some operators and/or a random sample.
+/// A subset of the mutants: some ids, some operators and/or a random sample.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Selection {
+    /// Only mutants with these ids (all when `None`).
+    pub ids: Option<IdList>,
     /// Only mutants of these operators (all when `None`).
     pub operators: Option<Vec<Operator>>,
     /// Only this many mutants, drawn uniformly at random (deterministic for `seed`).
@@ -29,7 +31,10 @@ pub struct Selection {
 impl Selection {
     /// The selected mutants of `sys`, in id order.
     pub fn select(&self, sys: &System) -> Vec<Mutant> {
-        let every = all_mutants(sys);
+        let mut every = all_mutants(sys);
+        if let Some(ids) = &self.ids {
+            every.retain(|m| ids.contains(m.id));
+        }
         let chosen: Vec<Mutant> = match &self.operators {
             None => every,
             Some(ops) => every
@@ -41,6 +46,57 @@ impl Selection {
             Some(n) => hypermut_mutate::sample(&chosen, n, self.seed),
             None => chosen,
         }
+    }
+
+    /// An id of `ids` (the largest) that a model with `count` mutants (ids `0..count`) lacks.
+    pub fn missing_id(&self, count: usize) -> Option<usize> {
+        self.ids
+            .as_ref()
+            .and_then(|l| l.largest())
+            .filter(|&id| id >= count)
+    }
+}
+
+/// Mutant ids as the command line gives them: `3,7,10-20` (ranges inclusive).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdList(Vec<std::ops::RangeInclusive<usize>>);
+
+impl IdList {
+    /// Whether `id` is in the list.
+    pub fn contains(&self, id: usize) -> bool {
+        self.0.iter().any(|r| r.contains(&id))
+    }
+
+    /// The largest id in the list.
+    pub fn largest(&self) -> Option<usize> {
+        self.0.iter().map(|r| *r.end()).max()
+    }
+
+    /// Parses `3,7,10-20`: comma-separated ids and inclusive ranges `a-b` with `a <= b`.
+    pub fn parse(text: &str) -> Result<IdList, String> {
+        let number = |t: &str| {
+            t.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("`{}` is not a mutant id", t.trim()))
+        };
+        let mut ranges = Vec::new();
+        for item in text.split(',') {
+            let r = match item.split_once('-') {
+                Some((a, b)) => {
+                    let (a, b) = (number(a)?, number(b)?);
+                    if a > b {
+                        return Err(format!("`{}`: a range must go up", item.trim()));
+                    }
+                    a..=b
+                }
+                None => {
+                    let a = number(item)?;
+                    a..=a
+                }
+            };
+            ranges.push(r);
+        }
+        Ok(IdList(ranges))
     }
 }
 
@@ -133,6 +189,23 @@ impl Locator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn id_lists_parse_ranges_and_refuse_junk() {
+        let l = IdList::parse("3, 7,10-12").expect("valid");
+        let got: Vec<usize> = (0..20).filter(|&i| l.contains(i)).collect();
+        assert_eq!(got, vec![3, 7, 10, 11, 12]);
+        assert_eq!(l.largest(), Some(12));
+        for bad in ["", "a", "3-", "5-2", "1,,2", "-1"] {
+            assert!(IdList::parse(bad).is_err(), "{bad}");
+        }
+        let s = Selection {
+            ids: Some(l),
+            ..Selection::default()
+        };
+        assert_eq!(s.missing_id(13), None);
+        assert_eq!(s.missing_id(12), Some(12));
+    }
 
     #[test]
     fn shards_parse_one_based_and_partition_the_ids() {
