@@ -27,7 +27,7 @@ pub const DEEP_BMC_GATE_FRAMES: usize = 8_000_000;
 /// shortest kills are found while frames are easy, and when a frame gets hard (as on an
 /// equivalent mutant, whose every frame is unsatisfiable) the time goes to IC3, which both
 /// proves and kills, instead of to the rest of the bound.
-pub const SHORT_BMC_FRAME_CONFLICTS: u32 = 20_000;
+pub const SHORT_BMC_FRAME_CONFLICTS: u32 = 5_000;
 
 /// Conflicts BMC without bound may spend on one frame: it goes deep only while frames are
 /// cheap, and gives the rest of its slice back to IC3 otherwise.
@@ -106,6 +106,8 @@ pub struct Schedule {
     /// Per stage: the share of the time left when it starts that it may use (1.0: all of
     /// it; only meaningful under a deadline).
     pub shares: Vec<f64>,
+    /// Whether IC3 starts from the latch equalities a correspondence stage proved.
+    pub seeded: bool,
 }
 
 /// What a schedule answered and which stage answered last.
@@ -125,7 +127,11 @@ impl Schedule {
             stages.push(Stage::Ic3(Ic3Options::default()));
         }
         let shares = vec![1.0; stages.len()];
-        Schedule { stages, shares }
+        Schedule {
+            stages,
+            shares,
+            seeded: true,
+        }
     }
 
     /// The schedule for mutants: when `prove`, signal correspondence (a fifth of the time),
@@ -150,7 +156,16 @@ impl Schedule {
                 },
             ],
             shares: vec![0.2, 0.5, 0.85, 1.0],
+            seeded: true,
         }
+    }
+
+    /// The same schedule with IC3 started from nothing: another run of IC3 on the same
+    /// problem (seeds change which frames and lemmas IC3 goes through, and neither way wins
+    /// everywhere: `docs/method.md` §7.4).
+    pub fn unseeded(mut self) -> Self {
+        self.seeded = false;
+        self
     }
 
     /// The limits of a stage with share `share` starting now under `limits`.
@@ -189,6 +204,9 @@ impl Schedule {
                 continue;
             }
             let share = self.shares.get(k).copied().unwrap_or(1.0);
+            if !self.seeded {
+                lemmas.clear();
+            }
             last = Scheduled {
                 verdict: stage.check(aig, &Schedule::slice(limits, share), &mut lemmas),
                 stage: Some(k),
@@ -299,6 +317,7 @@ mod tests {
                 frame_conflicts: DEEP_BMC_FRAME_CONFLICTS,
             }],
             shares: vec![1.0],
+            seeded: true,
         };
         let r = deep.run(&counter(true), &limits);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
@@ -310,6 +329,17 @@ mod tests {
         assert!(matches!(
             deep.run(&counter(true), &Limits::none()).verdict,
             Verdict::Unknown(_)
+        ));
+        // The unseeded schedule (a mutant's second try) answers alike.
+        let s = Schedule::sliced(3, true).unseeded();
+        assert!(!s.seeded);
+        assert!(matches!(
+            s.run(&counter(false), &limits).verdict,
+            Verdict::Safe(_)
+        ));
+        assert!(matches!(
+            &s.run(&counter(true), &limits).verdict,
+            Verdict::Unsafe(w) if w.depth() == 7
         ));
         // Without proofs: BMC alone.
         let s = Schedule::sliced(10, false);

@@ -104,6 +104,8 @@ pub struct Decider<'a> {
     model: &'a Model,
     options: DecideOptions,
     schedule: Schedule,
+    /// The schedule of a mutant's second try ([`Decider::decide_again`]).
+    retry: Schedule,
     ands_orig: Option<usize>,
     smv_recheck: Option<SmvOptions>,
     locator: Locator,
@@ -117,6 +119,7 @@ impl<'a> Decider<'a> {
             model,
             options: options.clone(),
             schedule: Schedule::sliced(options.bound, options.prove),
+            retry: Schedule::sliced(options.bound, options.prove).unseeded(),
             ands_orig: original_ands(&model.system).ok(),
             smv_recheck: model.smv_recheck(),
             locator: Locator::new(model),
@@ -126,13 +129,20 @@ impl<'a> Decider<'a> {
 
     /// Decides mutant `m`. Failures become the verdicts `invalid` or `error` with the reason.
     pub fn decide(&self, m: &Mutant) -> Decision {
-        self.decide_with(m, Some(self.options.timeout))
+        self.decide_with(m, Some((self.options.timeout, &self.schedule)))
     }
 
     /// [`Decider::decide`] with the engines limited to `timeout` instead of the options'
     /// time limit (a first, short pass over all mutants, `docs/method.md` §7.8).
     pub fn decide_within(&self, m: &Mutant, timeout: Duration) -> Decision {
-        self.decide_with(m, Some(timeout))
+        self.decide_with(m, Some((timeout, &self.schedule)))
+    }
+
+    /// A second try on a mutant a first one left unknown, the engines limited to `timeout`:
+    /// IC3 starts from nothing instead of from correspondence's equalities, so that the
+    /// second try does not repeat the first (`docs/method.md` §7.4).
+    pub fn decide_again(&self, m: &Mutant, timeout: Duration) -> Decision {
+        self.decide_with(m, Some((timeout, &self.retry)))
     }
 
     /// Decides mutant `m` again with the tests pooled since (fault dropping only, no engine):
@@ -146,8 +156,8 @@ impl<'a> Decider<'a> {
         (d.record.outcome == MutantVerdict::Killed).then_some(d)
     }
 
-    /// [`Decider::decide`], with the engines for `engines` (none when `None`).
-    fn decide_with(&self, m: &Mutant, engines: Option<Duration>) -> Decision {
+    /// [`Decider::decide`], with the engines of a schedule for a time (none when `None`).
+    fn decide_with(&self, m: &Mutant, engines: Option<(Duration, &Schedule)>) -> Decision {
         let start = Instant::now();
         let mut d = Decision {
             record: MutantRecord {
@@ -234,7 +244,7 @@ impl<'a> Decider<'a> {
         m: &Mutant,
         d: &mut Decision,
         start: Instant,
-        engines: Option<Duration>,
+        engines: Option<(Duration, &Schedule)>,
     ) -> Result<()> {
         let rec = &mut d.record;
         if let Some(reason) = self.rejected_source(m) {
@@ -275,7 +285,7 @@ impl<'a> Decider<'a> {
         };
         // The engines may have less time than what follows a kill (classifying it).
         let engine_limits = Limits {
-            deadline: Some(start + engines.unwrap_or(self.options.timeout)),
+            deadline: Some(start + engines.map_or(self.options.timeout, |e| e.0)),
             stop: Vec::new(),
         };
         // The pooled tests that kill the mutant, best first; the others are tried when the
@@ -292,12 +302,12 @@ impl<'a> Decider<'a> {
                 rec.engine = Some("replay".into());
                 Verdict::Unsafe(w)
             }
-            None if engines.is_none() => return Ok(()),
             None => {
-                let run = self
-                    .schedule
-                    .run(circuit.insert(solver_circuit(&p.aig)), &engine_limits);
-                rec.engine = self.schedule.stage_name(run.stage).map(str::to_string);
+                let Some((_, schedule)) = engines else {
+                    return Ok(());
+                };
+                let run = schedule.run(circuit.insert(solver_circuit(&p.aig)), &engine_limits);
+                rec.engine = schedule.stage_name(run.stage).map(str::to_string);
                 run.verdict
             }
         };

@@ -203,7 +203,7 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
                     Some(d) => Ok(record(found_later(*open, d))),
                     None if first < timeout => {
                         let spent = Duration::from_millis(open.record.millis);
-                        let mut d = decider.decide_within(m, timeout.saturating_sub(spent));
+                        let mut d = decider.decide_again(m, timeout.saturating_sub(spent));
                         d.record.millis += open.record.millis;
                         if d.record.outcome == MutantVerdict::Unknown {
                             Err((m, Box::new(d)))
