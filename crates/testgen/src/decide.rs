@@ -526,3 +526,6 @@ fn out_of_range(mp: &MutantProduct) -> Result<Option<String>> {
     }
     Ok(None)
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,60 @@
+//! Deciding one mutant: a kill longer than [`DEEPEST_CLASSIFIED`] frames that reads
+//! nondeterminism is kept as needing nd control, unclassified and without allowed outputs.
+
+use std::path::PathBuf;
+
+use super::*;
+use crate::{all_mutants, FrontendOptions, Model};
+
+/// A counter that reaches 280 after 280 steps; the alarm rings there when `x`, chosen
+/// nondeterministically (an nd input of the product), is true.
+const DEEP_MODEL: &str = "\
+-- @output alarm
+MODULE main
+VAR
+  c : 0..300;
+  x : boolean;
+ASSIGN
+  init(c) := 0;
+  next(c) := c < 300 ? c + 1 : 300;
+  init(x) := FALSE;
+  next(x) := {TRUE, FALSE};
+DEFINE
+  alarm := c = 280 & x;
+";
+
+#[test]
+fn a_kill_deeper_than_the_classified_depth_is_kept_as_controlled() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let path: PathBuf = dir.path().join("deep.smv");
+    std::fs::write(&path, DEEP_MODEL).expect("written");
+    let (model, _) = Model::load(&[path], &FrontendOptions::default()).expect("loads");
+    let options = DecideOptions {
+        // BMC reaches the kill frame by frame (every frame is cheap).
+        bound: 300,
+        replay: false,
+        ..DecideOptions::default()
+    };
+    let decider = Decider::new(&model, &options);
+    let m = all_mutants(&model.system)
+        .into_iter()
+        .find(|m| m.original == "280" && m.replacement == "281")
+        .expect("the mutant `280` → `281` exists");
+    let d = decider.decide(&m);
+    let rec = &d.record;
+    assert_eq!(rec.outcome, MutantVerdict::Killed, "{}", rec.reason);
+    let depth = rec.depth.expect("a killed mutant has a depth");
+    assert!(depth > DEEPEST_CLASSIFIED, "depth {depth}");
+    assert_eq!(rec.kill_class, Some(KillClass::Controlled));
+    assert!(rec.requires_nd_control);
+    assert!(
+        rec.reason
+            .contains(&format!("longer than {DEEPEST_CLASSIFIED} frames")),
+        "{}",
+        rec.reason
+    );
+    let test = d.test.expect("a killed mutant has a test");
+    assert!(test.allowed.is_empty());
+    assert_eq!(test.kill_class, KillClass::Controlled);
+    assert!(test.test.requires_nd_control);
+}
