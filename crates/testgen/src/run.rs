@@ -177,10 +177,10 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
         rec
     };
     // With fault dropping, every mutant first gets a short pass; one left unknown is decided
-    // last: the tests found since are replayed on it, then the engines get the rest of its
-    // time (docs/method.md §7.8).
+    // last: the tests found since are replayed on it, then the engines try again, longer,
+    // within its time (docs/method.md §7.8).
     let timeout = options.decide.timeout;
-    let first = first_pass(timeout, options.decide.replay);
+    let first = first_pass(timeout, options.decide.replay && options.decide.prove);
     let decided: Vec<Result<MutantRecord, (&Mutant, Box<Decision>)>> = pool.install(|| {
         todo.par_iter()
             .map(|m| {
@@ -193,42 +193,75 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
             })
             .collect()
     });
-    // The second pass: the pool's tests, then the engines for the rest of the time.
-    let second: Vec<Result<MutantRecord, (&Mutant, Box<Decision>)>> = pool.install(|| {
-        decided
-            .into_par_iter()
-            .map(|r| match r {
-                Ok(rec) => Ok(rec),
-                Err((m, open)) => match decider.decide_by_replay(m) {
-                    Some(d) => Ok(record(found_later(*open, d))),
-                    None if first < timeout => {
-                        let spent = Duration::from_millis(open.record.millis);
-                        let mut d = decider.decide_again(m, timeout.saturating_sub(spent));
-                        d.record.millis += open.record.millis;
+    // Later passes: the pool's tests, then another try of the engines, each try twice as long
+    // as the one before, until a mutant's time is spent; last, one more replay.
+    let mut new_records = Vec::new();
+    let mut open: Vec<(&Mutant, Box<Decision>)> = Vec::new();
+    for r in decided {
+        match r {
+            Ok(rec) => new_records.push(rec),
+            Err(o) => open.push(o),
+        }
+    }
+    let mut try_for = first;
+    let mut attempt = 1;
+    while !open.is_empty() {
+        try_for = try_for.saturating_mul(2);
+        let tried: Vec<Result<MutantRecord, (&Mutant, Box<Decision>, bool)>> = pool.install(|| {
+            open.into_par_iter()
+                .map(|(m, before)| match decider.decide_by_replay(m) {
+                    Some(d) => Ok(record(found_later(*before, d))),
+                    None => {
+                        let spent = Duration::from_millis(before.record.millis);
+                        let left = timeout.saturating_sub(spent);
+                        if left.is_zero() || first >= timeout {
+                            return Err((m, before, true));
+                        }
+                        let mut d = if attempt % 2 == 1 {
+                            decider.decide_again(m, left.min(try_for))
+                        } else {
+                            decider.decide_within(m, left.min(try_for))
+                        };
+                        d.record.millis += before.record.millis;
                         if d.record.outcome == MutantVerdict::Unknown {
-                            Err((m, Box::new(d)))
+                            let spent = Duration::from_millis(d.record.millis);
+                            let done = spent >= timeout || attempt + 1 >= TRIES;
+                            Err((m, Box::new(d), done))
                         } else {
                             Ok(record(d))
                         }
                     }
-                    None => Err((m, open)),
-                },
+                })
+                .collect()
+        });
+        open = Vec::new();
+        let mut last = Vec::new();
+        for r in tried {
+            match r {
+                Ok(rec) => new_records.push(rec),
+                Err((m, d, true)) => last.push((m, d)),
+                Err((m, d, false)) => open.push((m, d)),
+            }
+        }
+        // A mutant whose time is spent gets the tests the others' tries find, then is stored.
+        if open.is_empty() {
+            open = last;
+            break;
+        }
+        open.extend(last);
+        attempt += 1;
+    }
+    let finals: Vec<MutantRecord> = pool.install(|| {
+        open.into_par_iter()
+            .map(|(m, before)| {
+                record(match decider.decide_by_replay(m) {
+                    Some(d) => found_later(*before, d),
+                    None => *before,
+                })
             })
             .collect()
     });
-    // Last, the tests found during the second pass are replayed on the mutants still open.
-    let new_records: Vec<MutantRecord> = pool.install(|| {
-        second
-            .into_par_iter()
-            .map(|r| match r {
-                Ok(rec) => rec,
-                Err((m, open)) => record(match decider.decide_by_replay(m) {
-                    Some(d) => found_later(*open, d),
-                    None => *open,
-                }),
-            })
-            .collect()
-    });
+    new_records.extend(finals);
     let (_, progress) = shared.into_inner().unwrap_or_else(|p| p.into_inner());
     progress.finished();
     let mut records = earlier;
@@ -259,14 +292,18 @@ fn found_later(open: Decision, mut later: Decision) -> Decision {
 }
 
 /// The engines' time limit of the first pass over the mutants: a fifth of `timeout` (at
-/// least [`FIRST_PASS_MIN`]) when the tests are replayed on other mutants, else all of it.
-pub fn first_pass(timeout: Duration, replay: bool) -> Duration {
-    if replay {
+/// least [`FIRST_PASS_MIN`]) when `tries` (the tests are replayed on other mutants and IC3
+/// runs: a later try may decide what an earlier one did not), else all of it.
+pub fn first_pass(timeout: Duration, tries: bool) -> Duration {
+    if tries {
         (timeout / 5).max(FIRST_PASS_MIN).min(timeout)
     } else {
         timeout
     }
 }
+
+/// How many times at most the engines try one mutant (the first pass included).
+pub const TRIES: usize = 3;
 
 /// The shortest first pass (shorter time limits get one pass).
 pub const FIRST_PASS_MIN: Duration = Duration::from_secs(2);
