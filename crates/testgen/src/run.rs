@@ -207,7 +207,7 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
     let mut attempt = 1;
     while !open.is_empty() {
         try_for = try_for.saturating_mul(2);
-        let tried: Vec<Result<MutantRecord, (&Mutant, Box<Decision>, bool)>> = pool.install(|| {
+        let tried: Vec<Tried> = pool.install(|| {
             open.into_par_iter()
                 .map(|(m, before)| match decider.decide_by_replay(m) {
                     Some(d) => Ok(record(found_later(*before, d))),
@@ -279,6 +279,10 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
         records,
     )
 }
+
+/// A try's outcome for one mutant: stored, or still open with its last decision and whether
+/// its tries are over.
+type Tried<'m> = std::result::Result<MutantRecord, (&'m Mutant, Box<Decision>, bool)>;
 
 /// The decision `later` (a pooled test's kill) of a mutant first left unknown by `open`:
 /// its time includes the earlier attempt's, and its reason says why it was decided late.
