@@ -627,6 +627,19 @@ mod tests {
 
     /// Runs `s` on `rst` values (other inputs 0) and says in which frames the constraints
     /// hold, reading `rst` as the interpreter sees it.
+    /// `frames` frames of [`design`]'s inputs: `rst` and `go` high, `d` counting from `d0`.
+    fn stimulus(frames: u32, d0: u32) -> Vec<Frame> {
+        (0..frames)
+            .map(|k| {
+                let mut f = Frame::default();
+                f.inputs.insert(VarId(0), Value::bits(1, 1u32));
+                f.inputs.insert(VarId(1), Value::bits(1, 1u32));
+                f.inputs.insert(VarId(2), Value::bits(4, k + d0));
+                f
+            })
+            .collect()
+    }
+
     fn constraints_per_frame(s: &System, rst: &[u32]) -> Vec<bool> {
         per_frame(s, "rst", rst, &[])
     }
@@ -715,15 +728,7 @@ mod tests {
             )
             .unwrap();
             // The same stimulus on both systems: rst held, `go` high, `d` counting.
-            let frames: Vec<Frame> = (0..6u32)
-                .map(|k| {
-                    let mut f = Frame::default();
-                    f.inputs.insert(VarId(0), Value::bits(1, 1u32));
-                    f.inputs.insert(VarId(1), Value::bits(1, 1u32));
-                    f.inputs.insert(VarId(2), Value::bits(4, k + 5));
-                    f
-                })
-                .collect();
+            let frames = stimulus(6, 5);
             let mut free = HashMap::new();
             free.insert(VarId(3), Value::bits(4, 9u32));
             let a = Interpreter::new(&plain).run(&free, &frames).unwrap();
@@ -802,15 +807,7 @@ mod tests {
             assert_eq!(ok, want, "go raised in frame {k}");
         }
         // Outputs read 0 for the longest hold (4 frames), the design's value after.
-        let frames: Vec<Frame> = (0..n as u32)
-            .map(|k| {
-                let mut f = Frame::default();
-                f.inputs.insert(VarId(0), Value::bits(1, 1u32));
-                f.inputs.insert(VarId(1), Value::bits(1, 1u32));
-                f.inputs.insert(VarId(2), Value::bits(4, k + 1));
-                f
-            })
-            .collect();
+        let frames = stimulus(n as u32, 1);
         let mut free = HashMap::new();
         free.insert(VarId(3), Value::bits(4, 9u32));
         let plain = Interpreter::new(&design()).run(&free, &frames).unwrap();
