@@ -45,9 +45,10 @@ fn main() {
             let found = Scorr::default().correspondence(&aig, &limits);
             if let Ok(c) = &found {
                 eprintln!(
-                    "{} equalities after {} refinements",
+                    "{} equalities after {} refinements in {:.3} s",
                     c.equalities.len(),
-                    c.refinements
+                    c.refinements,
+                    start.elapsed().as_secs_f64()
                 );
             }
             Scorr::default().check_limited(&aig, &limits)
@@ -82,6 +83,9 @@ fn main() {
     match verdict {
         Verdict::Safe(Certificate::Invariant { clauses }) => {
             println!("safe invariant={} time={t:.3}", clauses.len())
+        }
+        Verdict::Safe(Certificate::Equalities { pairs }) => {
+            println!("safe equalities={} time={t:.3}", pairs.len())
         }
         Verdict::Safe(c) => println!("safe {c:?} time={t:.3}"),
         Verdict::Unsafe(w) => println!("unsafe depth={} time={t:.3}", w.depth()),

@@ -4,9 +4,9 @@
 //! The checks use the generic [`Unroller`] encoding, not the engines' own, so a bug in an
 //! engine's encoding does not hide itself.
 
-use hypermut_aig::{Aig, Lit, Named, Reset};
+use hypermut_aig::{Aig, Lit, Named, Node, Reset};
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
-use rustsat::types::Lit as SatLit;
+use rustsat::types::{Lit as SatLit, TernaryVal};
 
 use crate::backend::default_solver;
 use crate::limits::Limits;
@@ -113,8 +113,9 @@ pub fn check_certificate(aig: &Aig, cert: &Certificate) -> Result<(), CertError>
 /// * `Invariant`: initiation (syntactic: each clause has a literal that every initial state
 ///   satisfies), consecution `Inv ∧ C ∧ T ⇒ Inv′` clause by clause, and safety
 ///   `Inv ∧ C ⇒ ¬bad`, where `C` is the conjunction of the constraints in the current frame.
-/// * `Equalities`: no initial state and input violate a pair (a SAT call per pair);
-///   `E ∧ C ∧ T ⇒ E′` pair by pair (inputs of both frames free); and `E ∧ C ⇒ ¬bad`.
+/// * `Equalities`: no initial state and input violate some pair (one SAT call over the
+///   disjunction of the differences); `E ∧ C ∧ T ⇒ E′` likewise in one call (inputs of both
+///   frames free); and `E ∧ C ⇒ ¬bad`.
 /// * `KInduction`: the lemmas are an inductive invariant (as above, without safety); no bad
 ///   state at depths `0..k` from the initial states with the constraints holding; and no path
 ///   of `k + 1` pairwise different states (over the latches in the cone of influence) with
@@ -167,15 +168,26 @@ fn check_equalities(
         solver.add_ternary(!d, !x, !y).map_err(solver_err)?;
         Ok(d)
     };
-    // Initiation.
+    if let Some(l) = roots.iter().find(|l| l.var() >= aig.num_vars()) {
+        return Err(UnrollError::UndefinedLiteral(l.0, l.var()).into());
+    }
+    // Initiation, on the initial frame rebuilt with structural hashing: a pair whose two
+    // sides become the same literal holds in every initial state without a SAT call.
+    let (init, map) = initial_frame(aig);
+    let at_init = |l: Lit| map[l.var() as usize].xor(l.is_neg());
+    let open: Vec<(usize, (Lit, Lit))> = pairs
+        .iter()
+        .enumerate()
+        .map(|(i, &(a, b))| (i, (at_init(a), at_init(b))))
+        .filter(|(_, (a, b))| a != b)
+        .collect();
+    let init_roots: Vec<Lit> = open.iter().flat_map(|(_, (a, b))| [*a, *b]).collect();
     let mut solver = default_solver(limits);
-    let mut u = Unroller::new(aig, &roots, InitMode::Reset)?;
+    let mut u = Unroller::new(&init, &init_roots, InitMode::Free)?;
     u.add_frame(&mut solver)?;
-    for (i, &p) in pairs.iter().enumerate() {
-        let d = differs(&mut solver, &mut u, 0, p)?;
-        if solve(&mut solver, &[d])? {
-            return Err(CertError::EqualityInitiation(i));
-        }
+    let open_pairs: Vec<(Lit, Lit)> = open.iter().map(|(_, p)| *p).collect();
+    if let Some(k) = some_differs(&mut solver, &mut u, 0, &open_pairs, differs)? {
+        return Err(CertError::EqualityInitiation(open[k].0));
     }
     // Consecution and safety.
     let mut solver = default_solver(limits);
@@ -191,13 +203,79 @@ fn check_equalities(
     if solve(&mut solver, &[u.lit(0, bad)?])? {
         return Err(CertError::Unsafe);
     }
-    for (i, &p) in pairs.iter().enumerate() {
-        let d = differs(&mut solver, &mut u, 1, p)?;
-        if solve(&mut solver, &[d])? {
+    // Pair by pair, in the order of their larger variable, each assuming the next-frame
+    // equalities already shown (sound in any order: if every pair follows from E, C, T and
+    // the pairs before it, all follow from E, C and T); a pair whose inputs are already
+    // equal is then shown by propagation alone.
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    order.sort_by_key(|&i| pairs[i].0.var().max(pairs[i].1.var()));
+    for i in order {
+        let (a, b) = pairs[i];
+        let (x, y) = (u.lit(1, a)?, u.lit(1, b)?);
+        if solve(&mut solver, &[x, !y])? || solve(&mut solver, &[!x, y])? {
             return Err(CertError::EqualityConsecution(i));
         }
+        solver.add_binary(!x, y).map_err(solver_err)?;
+        solver.add_binary(x, !y).map_err(solver_err)?;
     }
     Ok(())
+}
+
+/// The initial states of `aig` as a combinational circuit with one input per input and per
+/// latch without a reset value (constants folded, structurally hashed), and per variable of
+/// `aig` its literal there.
+fn initial_frame(aig: &Aig) -> (Aig, Vec<Lit>) {
+    let mut comb = Aig::new();
+    let mut map = vec![Lit::FALSE; aig.nodes().len()];
+    for (v, node) in aig.nodes().iter().enumerate() {
+        let get = |map: &[Lit], l: Lit| map[l.var() as usize].xor(l.is_neg());
+        map[v] = match *node {
+            Node::Const => Lit::FALSE,
+            Node::Input(_) => comb.add_input(""),
+            Node::Latch(i) => match aig.latches[i as usize].reset {
+                Reset::Zero => Lit::FALSE,
+                Reset::One => Lit::TRUE,
+                Reset::Free => comb.add_input(""),
+            },
+            Node::And(a, b) => {
+                let (a, b) = (get(&map, a), get(&map, b));
+                comb.and(a, b)
+            }
+        };
+    }
+    (comb, map)
+}
+
+/// One SAT call: the index of a pair that differs in `frame` of some model, if any.
+fn some_differs(
+    solver: &mut crate::backend::DefaultSolver,
+    u: &mut Unroller<'_>,
+    frame: usize,
+    pairs: &[(Lit, Lit)],
+    differs: impl Fn(
+        &mut crate::backend::DefaultSolver,
+        &mut Unroller<'_>,
+        usize,
+        (Lit, Lit),
+    ) -> Result<SatLit, CertError>,
+) -> Result<Option<usize>, CertError> {
+    if pairs.is_empty() {
+        return Ok(None);
+    }
+    let mut ds = Vec::with_capacity(pairs.len());
+    for &p in pairs {
+        ds.push(differs(solver, u, frame, p)?);
+    }
+    solver.add_clause_ref(&ds).map_err(solver_err)?;
+    if !solve(solver, &[])? {
+        return Ok(None);
+    }
+    for (i, d) in ds.iter().enumerate() {
+        if solver.lit_val(*d).map_err(solver_err)? == TernaryVal::True {
+            return Ok(Some(i));
+        }
+    }
+    Ok(Some(0))
 }
 
 /// Whether every initial state satisfies `clause`.

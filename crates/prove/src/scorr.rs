@@ -15,13 +15,14 @@ use hypermut_aig::{Aig, Lit, Node};
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::Lit as SatLit;
 
-use crate::backend::{default_solver, DefaultSolver};
+use crate::backend::default_solver;
 use crate::certificate::Certificate;
 use crate::engine::Engine;
 use crate::limits::Limits;
 use crate::reduced_verdict::checked_certificate;
 use crate::unroll::{cone_of_influence, InitMode, UnrollError, Unroller};
 use crate::verdict::Verdict;
+use speculative::{Frames, Start};
 
 /// The signal-correspondence engine: proves safety when equalities between signals (latches
 /// and AND gates, for every input value) imply it, otherwise answers `Unknown` (it never
@@ -146,37 +147,32 @@ impl Scorr {
         let mut roots = vec![bad];
         roots.extend(aig.constraints.iter().map(|c| c.lit));
         let vars = signals(aig, &roots)?;
-        roots.extend(vars.iter().map(|v| Lit::var_lit(*v)));
         let (cands, mut classes) = self.simulated_classes(aig, vars);
         let mut rng = WordRng::new(self.seed.wrapping_add(1));
         let mut refinements = 0;
-        // Initiation: split the classes until no initial state violates them.
-        let mut init = Refiner::new(aig, &roots, InitMode::Reset, 1, limits)?;
-        while let Some(words) = init.violated(aig, &cands, &classes, &mut rng, limits)? {
-            refinements += 1;
-            classes = refine(&cands, classes, &words);
-        }
-        // Consecution: split until no step from a state satisfying them violates them.
-        let mut step = Refiner::new(aig, &roots, InitMode::Free, 2, limits)?;
-        for c in &aig.constraints {
-            let l = step.u.lit(0, c.lit)?;
-            step.solver.add_unit(l).map_err(solver_err)?;
-        }
-        loop {
-            refinements += 1;
-            match step.violated(aig, &cands, &classes, &mut rng, limits)? {
-                Some(words) => classes = refine(&cands, classes, &words),
-                None => {
-                    return Ok(Correspondence {
-                        equalities: equalities_of(&cands, &classes)
-                            .into_iter()
-                            .map(|(_, e)| e)
-                            .collect(),
-                        refinements,
-                    })
+        // Initiation, then consecution: split the classes until no equality can fail in an
+        // initial state, then until none can fail after a step from a state satisfying them
+        // (splitting keeps initiation: the new classes held wherever the old ones did).
+        for start in [Start::Initial, Start::Assumed] {
+            loop {
+                if limits.reached() {
+                    return Err(ScorrError::Interrupted);
+                }
+                let frames = Frames::build(aig, &cands, &classes, start);
+                refinements += frames.open_miters();
+                match frames.counterexamples(aig, &cands, &classes, &mut rng, limits)? {
+                    Some(words) => classes = refine(&cands, classes, &words),
+                    None => break,
                 }
             }
         }
+        Ok(Correspondence {
+            equalities: equalities_of(&cands, &classes)
+                .into_iter()
+                .map(|(_, e)| e)
+                .collect(),
+            refinements,
+        })
     }
 
     /// Candidate classes from simulation: signals with equal (or complementary)
@@ -272,138 +268,6 @@ fn equalities_of(cands: &Candidates, classes: &[Class]) -> Vec<(usize, Equality)
         }
     }
     out
-}
-
-/// A SAT solver holding one or two frames, in which the refinement asks whether some class
-/// equality fails in the last frame (assuming all of them in frame 0 when there are two).
-/// Each equality's clauses are added once, under its own activation literal.
-struct Refiner<'a> {
-    solver: DefaultSolver,
-    u: Unroller<'a>,
-    /// Per equality: its frame-0 activation literal (two frames only) and its "fails in
-    /// the last frame" literal.
-    encoded: HashMap<(Lit, Lit), (Option<SatLit>, SatLit)>,
-}
-
-impl<'a> Refiner<'a> {
-    fn new(
-        aig: &'a Aig,
-        roots: &[Lit],
-        init: InitMode,
-        frames: usize,
-        limits: &Limits,
-    ) -> Result<Self, ScorrError> {
-        let mut solver = default_solver(limits);
-        let mut u = Unroller::new(aig, roots, init)?;
-        for _ in 0..frames {
-            u.add_frame(&mut solver)?;
-        }
-        Ok(Refiner {
-            solver,
-            u,
-            encoded: HashMap::new(),
-        })
-    }
-
-    /// The literals of `e`, encoded on first use.
-    fn encode(&mut self, e: &Equality) -> Result<(Option<SatLit>, SatLit), ScorrError> {
-        if let Some(known) = self.encoded.get(&(e.lit, e.target)) {
-            return Ok(*known);
-        }
-        let last = self.u.num_frames() - 1;
-        let act = if last > 0 {
-            let a = self.u.new_var().pos_lit();
-            let x = self.u.lit(0, e.lit)?;
-            match frame_lit(&self.u, 0, e.target)? {
-                Some(t) => {
-                    self.solver.add_ternary(!a, !x, t).map_err(solver_err)?;
-                    self.solver.add_ternary(!a, x, !t).map_err(solver_err)?;
-                }
-                None => {
-                    let holds = if e.target == Lit::TRUE { x } else { !x };
-                    self.solver.add_binary(!a, holds).map_err(solver_err)?;
-                }
-            }
-            Some(a)
-        } else {
-            None
-        };
-        let d = self.u.new_var().pos_lit();
-        let x = self.u.lit(last, e.lit)?;
-        match frame_lit(&self.u, last, e.target)? {
-            Some(t) => {
-                self.solver.add_ternary(!d, x, t).map_err(solver_err)?;
-                self.solver.add_ternary(!d, !x, !t).map_err(solver_err)?;
-            }
-            None => {
-                let holds = if e.target == Lit::TRUE { x } else { !x };
-                self.solver.add_binary(!d, !holds).map_err(solver_err)?;
-            }
-        }
-        self.encoded.insert((e.lit, e.target), (act, d));
-        Ok((act, d))
-    }
-
-    /// `None` when no class equality can fail in the last frame; otherwise the candidates'
-    /// values (one bit per pattern) in 64 states that refute some: the last frame's latches
-    /// of the solver's model, under its inputs (bit 0) and 63 random input vectors.
-    fn violated(
-        &mut self,
-        aig: &Aig,
-        cands: &Candidates,
-        classes: &[Class],
-        rng: &mut WordRng,
-        limits: &Limits,
-    ) -> Result<Option<Vec<u64>>, ScorrError> {
-        if limits.reached() {
-            return Err(ScorrError::Interrupted);
-        }
-        let equalities = equalities_of(cands, classes);
-        if equalities.is_empty() {
-            return Ok(None);
-        }
-        let query = self.u.new_var().pos_lit();
-        let mut assumptions = vec![query];
-        let mut some_fails = vec![!query];
-        for (_, e) in &equalities {
-            let (act, d) = self.encode(e)?;
-            assumptions.extend(act);
-            some_fails.push(d);
-        }
-        self.solver
-            .add_clause_ref(&some_fails)
-            .map_err(solver_err)?;
-        let answer = self
-            .solver
-            .solve_assumps(&assumptions)
-            .map_err(solver_err)?;
-        match answer {
-            SolverResult::Unsat => {
-                self.solver.add_unit(!query).map_err(solver_err)?;
-                Ok(None)
-            }
-            SolverResult::Interrupted => Err(ScorrError::Interrupted),
-            SolverResult::Sat => {
-                let last = self.u.num_frames() - 1;
-                let bit = |v: Option<bool>| if v == Some(true) { 1 } else { 0 };
-                let mut latches = Vec::with_capacity(aig.latches.len());
-                for l in &aig.latches {
-                    let v = self.u.value(&self.solver, last, l.lit)?;
-                    latches.push(if v == Some(true) { u64::MAX } else { 0 });
-                }
-                let mut inputs = Vec::with_capacity(aig.inputs.len());
-                for i in &aig.inputs {
-                    let v = self.u.value(&self.solver, last, i.lit)?;
-                    inputs.push((rng.next_word() & !1) | bit(v));
-                }
-                let values = eval_words(aig, &inputs, &latches);
-                // The query literal stays unassigned: later queries leave it free.
-                Ok(Some(
-                    cands.vars.iter().map(|v| values[*v as usize]).collect(),
-                ))
-            }
-        }
-    }
 }
 
 /// The solver literal of `lit` in `frame`, `None` for a constant.
@@ -538,5 +402,6 @@ impl Engine for Scorr {
     }
 }
 
+mod speculative;
 #[cfg(test)]
 mod tests;

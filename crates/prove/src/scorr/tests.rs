@@ -175,3 +175,100 @@ fn equality_certificates_are_checked() {
     assert_eq!(circuit.bad.len(), 1);
     assert_ne!(circuit.bad[0].lit, g.bad[0].lit);
 }
+
+/// Whether `pairs` is a valid equality certificate of `g`, by enumerating every state and
+/// input vector (written apart from the SAT checker): every pair holds in every initial state
+/// under every input; from every state and input satisfying the pairs and the constraints,
+/// every successor satisfies them under every input; and pairs with constraints exclude bad.
+fn equalities_valid_explicitly(g: &Aig, pairs: &[(Lit, Lit)]) -> bool {
+    use crate::testutil::{eval_frame, lit_val, next_state};
+    let (nl, ni) = (g.latches.len(), g.inputs.len());
+    let bits = |x: usize, n: usize| (0..n).map(|k| x >> k & 1 == 1).collect::<Vec<bool>>();
+    let holds = |val: &[bool]| {
+        pairs
+            .iter()
+            .all(|&(a, b)| lit_val(val, a) == lit_val(val, b))
+    };
+    let constrained = |val: &[bool]| g.constraints.iter().all(|c| lit_val(val, c.lit));
+    for s in 0..1usize << nl {
+        let state = bits(s, nl);
+        let initial = g.latches.iter().zip(&state).all(|(l, &v)| match l.reset {
+            Reset::Zero => !v,
+            Reset::One => v,
+            Reset::Free => true,
+        });
+        for i in 0..1usize << ni {
+            let val = eval_frame(g, &state, &bits(i, ni));
+            if initial && !holds(&val) {
+                return false;
+            }
+            if !holds(&val) || !constrained(&val) {
+                continue;
+            }
+            if lit_val(&val, g.bad[0].lit) {
+                return false;
+            }
+            let next = next_state(g, &val);
+            for j in 0..1usize << ni {
+                if !holds(&eval_frame(g, &next, &bits(j, ni))) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// The separate checker accepts exactly the valid equality certificates: the correspondence
+/// scorr finds, with and without one random extra pair, on random twins.
+#[test]
+fn equality_checker_agrees_with_enumeration() {
+    let mut rng = Rng::new(29);
+    let (mut accepted, mut rejected) = (0, 0);
+    for _ in 0..200 {
+        let g = random_aig(&mut rng, &shape());
+        let ands: Vec<u32> = (0..g.nodes().len() as u32)
+            .filter(|v| matches!(g.nodes()[*v as usize], Node::And(..)))
+            .collect();
+        let mutate =
+            (!ands.is_empty() && rng.coin()).then(|| ands[rng.below(ands.len() as u64) as usize]);
+        let p = twins(&g, mutate);
+        let Ok(found) = Scorr::default().correspondence(&p, &Limits::none()) else {
+            continue;
+        };
+        let mut pairs = found.pairs();
+        if rng.coin() && p.num_vars() > 2 {
+            let pick = |rng: &mut Rng| {
+                let v = 1 + rng.below(u64::from(p.num_vars()) - 1) as u32;
+                Lit::var_lit(v).xor(rng.coin())
+            };
+            let a = Lit::var_lit(pick(&mut rng).var());
+            let b = if rng.coin() {
+                Lit::constant(rng.coin())
+            } else {
+                pick(&mut rng)
+            };
+            if a != b.positive() {
+                pairs.insert(rng.below(pairs.len() as u64 + 1) as usize, (a, b));
+            }
+        }
+        let cert = Certificate::Equalities {
+            pairs: pairs.clone(),
+        };
+        let valid = equalities_valid_explicitly(&p, &pairs);
+        assert_eq!(
+            check_certificate(&p, &cert).is_ok(),
+            valid,
+            "checker and enumeration differ on {pairs:?}"
+        );
+        if valid {
+            accepted += 1;
+        } else {
+            rejected += 1;
+        }
+    }
+    assert!(
+        accepted > 20 && rejected > 20,
+        "{accepted} valid, {rejected} invalid"
+    );
+}
