@@ -56,8 +56,13 @@ fn agree_on(model: &str) {
         match r["outcome"].as_str().expect("outcome") {
             // A test found by the ∃∀ search (docs/method.md §4.7) is at least as long as
             // φ1's shortest kill; φ1's own test is exactly as long.
-            // So is a test found for another mutant (fault dropping, §7.8).
-            "killed" if reason.contains("search found") || engine == "replay" => {
+            // So is a test found for another mutant (fault dropping, §7.8) or by random
+            // simulation.
+            "killed"
+                if reason.contains("search found")
+                    || engine == "replay"
+                    || engine == "simulation" =>
+            {
                 assert!(
                     ours.is_some() && ours <= depth,
                     "mutant {id}: {ours:?} vs {depth:?}"

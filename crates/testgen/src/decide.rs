@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hypermut_aig::blast::{blast, BlastOptions};
+use hypermut_aig::wordsim::random_witness;
 use hypermut_aig::{Aig, Lit, Witness};
 use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, RangeCheck};
 use hypermut_ir::System;
@@ -42,6 +43,10 @@ pub const DEEPEST_CLASSIFIED: usize = 256;
 /// circuit always gives the same result — the circuit `hypermut product` writes is the one
 /// testgen's engines and certificates refer to.
 pub const SWEEP_BUDGET: Duration = Duration::from_secs(3600);
+
+/// Rounds of 64 random runs (each at most the BMC bound deep) tried on a product before
+/// the engines.
+pub const RANDOM_ROUNDS: usize = 16;
 
 /// The circuit the engines get for a product or model circuit `aig`, and the one `hypermut
 /// aiger` and `hypermut product` write: `aig` logic-optimised (`docs/method.md` §7.7): the
@@ -306,9 +311,23 @@ impl<'a> Decider<'a> {
                 let Some((_, schedule)) = engines else {
                     return Ok(());
                 };
-                let run = schedule.run(circuit.insert(solver_circuit(&p.aig)), &engine_limits);
-                rec.engine = schedule.stage_name(run.stage).map(str::to_string);
-                run.verdict
+                // Random simulation before any solver (`docs/method.md` §7.8): most kills
+                // are shallow, and a hit needs neither the optimised circuit nor SAT.
+                let simulated = self.options.replay.then(|| {
+                    random_witness(&p.aig, self.options.bound, RANDOM_ROUNDS, m.id as u64)
+                });
+                match simulated.flatten() {
+                    Some(w) => {
+                        rec.engine = Some("simulation".into());
+                        Verdict::Unsafe(w)
+                    }
+                    None => {
+                        let run =
+                            schedule.run(circuit.insert(solver_circuit(&p.aig)), &engine_limits);
+                        rec.engine = schedule.stage_name(run.stage).map(str::to_string);
+                        run.verdict
+                    }
+                }
             }
         };
         match verdict {
@@ -347,6 +366,13 @@ impl<'a> Decider<'a> {
                         "a test found for another mutant kills it at depth {} (fault dropping), \
                          replayed on the model",
                         w.depth()
+                    )
+                } else if rec.engine.as_deref() == Some("simulation") {
+                    format!(
+                        "random simulation kills it at depth {} (the shortest hit of {} runs), \
+                         replayed on the model",
+                        w.depth(),
+                        64 * RANDOM_ROUNDS
                     )
                 } else {
                     format!(
