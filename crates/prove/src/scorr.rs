@@ -161,7 +161,11 @@ impl Scorr {
                 let frames = Frames::build(aig, &cands, &classes, start);
                 refinements += frames.open_miters();
                 match frames.counterexamples(aig, &cands, &classes, &mut rng, limits)? {
-                    Some(words) => classes = refine(&cands, classes, &words),
+                    Some(found) => {
+                        for words in &found {
+                            classes = refine(&cands, classes, words);
+                        }
+                    }
                     None => break,
                 }
             }

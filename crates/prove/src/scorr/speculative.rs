@@ -26,6 +26,10 @@ use crate::backend::default_solver;
 use crate::limits::Limits;
 use crate::unroll::{InitMode, Unroller};
 
+/// Most words of 64 counterexample states one round collects before the classes are split
+/// and the frames rebuilt.
+const MAX_WORDS: usize = 16;
+
 /// Where the checked frame starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Start {
@@ -156,9 +160,9 @@ impl Frames {
     }
 
     /// `None` when no equality can fail in the checked frame; otherwise the candidates' real
-    /// values (one bit per pattern) in up to 64 checked states in which some equality fails,
-    /// found by asking the miters one by one (a miter already refuted by an earlier model is
-    /// skipped).
+    /// values in up to [`MAX_WORDS`] × 64 checked states in which some equality fails (one
+    /// vector of value words per 64 states, one bit per state), found by asking the miters
+    /// one by one (a miter already refuted by an earlier model is skipped).
     pub(super) fn counterexamples(
         &self,
         aig: &Aig,
@@ -166,7 +170,7 @@ impl Frames {
         classes: &[Class],
         rng: &mut WordRng,
         limits: &Limits,
-    ) -> Result<Option<Vec<u64>>, ScorrError> {
+    ) -> Result<Option<Vec<Vec<u64>>>, ScorrError> {
         if self.miters.is_empty() {
             return Ok(None);
         }
@@ -186,18 +190,25 @@ impl Frames {
         }
         // Per comb input: its value word, pattern k in bits k..63 (later patterns overwrite
         // their own bits upward, so every bit holds some pattern).
-        let mut words: Vec<u64> = self.comb.inputs.iter().map(|_| rng.next_word()).collect();
+        let fresh = |rng: &mut WordRng| -> Vec<u64> {
+            self.comb.inputs.iter().map(|_| rng.next_word()).collect()
+        };
+        let mut words = fresh(rng);
         let mut patterns = 0usize;
-        let mut values: Option<Vec<u64>> = None;
+        // The candidates' values of every full word of patterns, then of the current one.
+        let mut done: Vec<Vec<u64>> = Vec::new();
+        let mut current: Option<Vec<u64>> = None;
         let member_of = member_classes(cands, classes);
         for &(cand, miter) in &self.miters {
             if limits.reached() {
                 return Err(ScorrError::Interrupted);
             }
-            if let Some(vals) = &values {
-                if refuted(cands, classes, &member_of, vals, cand) {
-                    continue;
-                }
+            let seen = done.iter().chain(current.iter());
+            if seen
+                .into_iter()
+                .any(|vals| refuted(cands, classes, &member_of, vals, cand))
+            {
+                continue;
             }
             match solver
                 .solve_assumps(&[u.lit(0, miter)?])
@@ -208,21 +219,26 @@ impl Frames {
                 }
                 SolverResult::Interrupted => return Err(ScorrError::Interrupted),
                 SolverResult::Sat => {
-                    let upward = !0u64 << patterns;
+                    let upward = !0u64 << (patterns % 64);
                     for (w, i) in words.iter_mut().zip(&self.comb.inputs) {
                         if let Some(b) = u.value(&solver, 0, i.lit)? {
                             *w = (*w & !upward) | if b { upward } else { 0 };
                         }
                     }
                     patterns += 1;
-                    values = Some(self.real_values(aig, cands, &words));
-                    if patterns == 64 {
-                        break;
+                    current = Some(self.real_values(aig, cands, &words));
+                    if patterns % 64 == 0 {
+                        done.extend(current.take());
+                        if done.len() == MAX_WORDS {
+                            break;
+                        }
+                        words = fresh(rng);
                     }
                 }
             }
         }
-        Ok(values)
+        done.extend(current);
+        Ok((!done.is_empty()).then_some(done))
     }
 
     /// The candidates' value words in the original circuit for the checked states given by
