@@ -227,7 +227,7 @@ impl Frames {
                     }
                     patterns += 1;
                     current = Some(self.real_values(aig, cands, &words));
-                    if patterns % 64 == 0 {
+                    if patterns.is_multiple_of(64) {
                         done.extend(current.take());
                         if done.len() == MAX_WORDS {
                             break;
