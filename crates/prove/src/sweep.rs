@@ -21,7 +21,7 @@ use hypermut_aig::{Aig, Lit, Node};
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::{Lit as SatLit, TernaryVal, Var};
 
-use crate::backend::{default_solver, DefaultSolver};
+use crate::backend::{plain_solver, DefaultSolver};
 use crate::limits::Limits;
 
 #[cfg(test)]
@@ -188,7 +188,7 @@ enum Answer {
 impl Checker {
     fn new(limits: &Limits, conflicts: u32) -> Checker {
         let mut c = Checker {
-            solver: default_solver(limits),
+            solver: plain_solver(limits),
             var: Vec::new(),
             known: Vec::new(),
             gates: 0,
@@ -202,7 +202,7 @@ impl Checker {
 
     /// Starts over with a fresh solver.
     fn reset(&mut self) {
-        self.solver = default_solver(&self.limits);
+        self.solver = plain_solver(&self.limits);
         for v in self.known.drain(..) {
             self.var[v as usize] = None;
         }
