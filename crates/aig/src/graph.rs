@@ -1,6 +1,6 @@
 //! And-inverter graph with structural hashing and constant folding.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -112,7 +112,7 @@ pub struct Named {
 pub struct Aig {
     nodes: Vec<Node>,
     #[serde(skip)]
-    strash: HashMap<(Lit, Lit), Lit>,
+    strash: FxHashMap<(Lit, Lit), Lit>,
     /// Primary inputs.
     pub inputs: Vec<Input>,
     /// Latches.

@@ -46,7 +46,7 @@ pub const SWEEP_BUDGET: Duration = Duration::from_secs(3600);
 
 /// Rounds of 64 random runs (each at most the BMC bound deep) tried on a product before
 /// the engines.
-pub const RANDOM_ROUNDS: usize = 16;
+pub const RANDOM_ROUNDS: usize = 8;
 
 /// The circuit the engines get for a product or model circuit `aig`, and the one `hypermut
 /// aiger` and `hypermut product` write: `aig` logic-optimised (`docs/method.md` §7.7): the
