@@ -170,11 +170,15 @@ impl Scorr {
                 }
             }
         }
+        // In variable order, whatever order the refinement left the classes in, so that
+        // what is built on them (IC3's seeds) does not depend on how they were found.
+        let mut equalities: Vec<Equality> = equalities_of(&cands, &classes)
+            .into_iter()
+            .map(|(_, e)| e)
+            .collect();
+        equalities.sort_unstable_by_key(|e| (e.lit, e.target));
         Ok(Correspondence {
-            equalities: equalities_of(&cands, &classes)
-                .into_iter()
-                .map(|(_, e)| e)
-                .collect(),
+            equalities,
             refinements,
         })
     }
