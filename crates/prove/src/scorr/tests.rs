@@ -51,6 +51,18 @@ fn twins(g: &Aig, mutate: Option<u32>) -> Aig {
     p
 }
 
+/// The twins of a random circuit, the second copy mutated at a random AND gate half of the
+/// time (which one, if any, is returned).
+fn random_twins(rng: &mut Rng) -> (Aig, Option<u32>) {
+    let g = random_aig(rng, &shape());
+    let ands: Vec<u32> = (0..g.nodes().len() as u32)
+        .filter(|v| matches!(g.nodes()[*v as usize], Node::And(..)))
+        .collect();
+    let mutate =
+        (!ands.is_empty() && rng.coin()).then(|| ands[rng.below(ands.len() as u64) as usize]);
+    (twins(&g, mutate), mutate)
+}
+
 fn shape() -> Shape {
     Shape {
         inputs: 2,
@@ -70,13 +82,7 @@ fn proofs_agree_with_explicit_reachability() {
     let mut rng = Rng::new(11);
     let (mut proved, mut proved_mutants, mut open) = (0, 0, 0);
     for _ in 0..150 {
-        let g = random_aig(&mut rng, &shape());
-        let ands: Vec<u32> = (0..g.nodes().len() as u32)
-            .filter(|v| matches!(g.nodes()[*v as usize], Node::And(..)))
-            .collect();
-        let mutate =
-            (!ands.is_empty() && rng.coin()).then(|| ands[rng.below(ands.len() as u64) as usize]);
-        let p = twins(&g, mutate);
+        let (p, mutate) = random_twins(&mut rng);
         match Scorr::default().check(&p) {
             Verdict::Safe(cert) => {
                 assert_eq!(shortest_depth(&p, 12), None, "a proof of a reachable bad");
@@ -226,13 +232,7 @@ fn equality_checker_agrees_with_enumeration() {
     let mut rng = Rng::new(29);
     let (mut accepted, mut rejected) = (0, 0);
     for _ in 0..200 {
-        let g = random_aig(&mut rng, &shape());
-        let ands: Vec<u32> = (0..g.nodes().len() as u32)
-            .filter(|v| matches!(g.nodes()[*v as usize], Node::And(..)))
-            .collect();
-        let mutate =
-            (!ands.is_empty() && rng.coin()).then(|| ands[rng.below(ands.len() as u64) as usize]);
-        let p = twins(&g, mutate);
+        let (p, _) = random_twins(&mut rng);
         let Ok(found) = Scorr::default().correspondence(&p, &Limits::none()) else {
             continue;
         };
