@@ -20,8 +20,11 @@ use crate::certificate::Certificate;
 use crate::engine::Engine;
 use crate::limits::Limits;
 use crate::reduced_verdict::checked_certificate;
-use crate::unroll::{cone_of_influence, InitMode, UnrollError, Unroller};
+use crate::unroll::{cone_of_influence, InitMode, Unroller};
 use crate::verdict::Verdict;
+use classes::{refine, Candidates, Class};
+use error::solver_err;
+pub use error::ScorrError;
 use speculative::{Frames, Start};
 
 /// The signal-correspondence engine: proves safety when equalities between signals (latches
@@ -91,52 +94,6 @@ impl Correspondence {
         }
         out
     }
-}
-
-/// Why a correspondence run stopped without an answer.
-#[derive(Debug, thiserror::Error)]
-pub enum ScorrError {
-    /// The AIG has no bad property.
-    #[error("the AIG has no bad property")]
-    NoBadProperty,
-    /// The limits were reached.
-    #[error("signal correspondence was interrupted by the time limit")]
-    Interrupted,
-    /// The AIG is malformed.
-    #[error(transparent)]
-    Unroll(#[from] UnrollError),
-    /// The solver failed.
-    #[error("SAT solver error: {0}")]
-    Solver(String),
-}
-
-fn solver_err(e: impl std::fmt::Display) -> ScorrError {
-    ScorrError::Solver(e.to_string())
-}
-
-/// The candidates: signals with their simulated value in the first run's first step
-/// (their *phase*); values are compared phase-normalised (value xor phase), so that
-/// complementary functions share a class.
-struct Candidates {
-    /// AIG variables.
-    vars: Vec<u32>,
-    /// Per candidate: its phase.
-    phase: Vec<bool>,
-}
-
-impl Candidates {
-    fn lit(&self, i: usize) -> Lit {
-        Lit::var_lit(self.vars[i])
-    }
-}
-
-/// One class of candidates (indices into [`Candidates`]): members believed to have equal
-/// phase-normalised values in every reachable state (the first is the representative), or,
-/// for a `constant` class, to keep their phases.
-#[derive(Clone, Debug)]
-struct Class {
-    members: Vec<usize>,
-    constant: bool,
 }
 
 impl Scorr {
@@ -287,50 +244,6 @@ fn frame_lit(u: &Unroller<'_>, frame: usize, lit: Lit) -> Result<Option<SatLit>,
     }
 }
 
-/// Splits every class by the candidates' phase-normalised value words (one bit per refuting
-/// state): the members whose word equals the representative's (in a constant class: is 0)
-/// stay; the others regroup by word into classes of their own (they agreed with the
-/// representative before, so the new classes still hold where the old ones did).
-fn refine(cands: &Candidates, classes: Vec<Class>, words: &[u64]) -> Vec<Class> {
-    let normalised = |i: usize| words[i] ^ if cands.phase[i] { u64::MAX } else { 0 };
-    let mut out = Vec::new();
-    for c in classes {
-        let stays = if c.constant {
-            0
-        } else {
-            normalised(c.members[0])
-        };
-        let mut groups: Vec<(u64, Vec<usize>)> = Vec::new();
-        let mut stay = Vec::new();
-        for &i in &c.members {
-            let w = normalised(i);
-            if w == stays {
-                stay.push(i);
-            } else if let Some(g) = groups.iter_mut().find(|(k, _)| *k == w) {
-                g.1.push(i);
-            } else {
-                groups.push((w, vec![i]));
-            }
-        }
-        if (c.constant && !stay.is_empty()) || stay.len() > 1 {
-            out.push(Class {
-                members: stay,
-                constant: c.constant,
-            });
-        }
-        out.extend(
-            groups
-                .into_iter()
-                .filter(|(_, g)| g.len() > 1)
-                .map(|(_, members)| Class {
-                    members,
-                    constant: false,
-                }),
-        );
-    }
-    out
-}
-
 impl Scorr {
     /// [`Engine::check_limited`] that also returns the correspondence it found, if it got
     /// that far (e.g. to seed IC3 with [`Correspondence::latch_clauses`] when the
@@ -410,6 +323,8 @@ impl Engine for Scorr {
     }
 }
 
+mod classes;
+mod error;
 mod speculative;
 #[cfg(test)]
 mod tests;

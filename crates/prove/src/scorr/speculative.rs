@@ -21,7 +21,8 @@ use hypermut_aig::wordsim::{eval_words, lit_word, WordRng};
 use hypermut_aig::{Aig, Lit, Node, Reset};
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 
-use super::{solver_err, Candidates, Class, ScorrError};
+use super::classes::{Candidates, Class};
+use super::error::{solver_err, ScorrError};
 use crate::backend::default_solver;
 use crate::limits::Limits;
 use crate::unroll::{InitMode, Unroller};
