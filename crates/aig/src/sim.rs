@@ -298,28 +298,13 @@ fn check_justice(aig: &Aig, trace: &SimTrace, i: usize, name: &str) -> Result<us
     }
 }
 
-/// A small deterministic generator (SplitMix64), so that searches are reproducible.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn bit(&mut self) -> bool {
-        self.next() & 1 == 1
-    }
-}
-
 /// Looks for a witness of safety property `property` (index into
-/// [`safety_properties`], i.e. bad or outputs-as-bad) by
-/// `runs` random simulations of `max_frames` frames each, with random values for inputs and
-/// uninitialised latches (deterministic in `seed`). Returns the shortest witness found,
-/// cut at the first frame where the property holds with all constraints true so far; it
-/// passes [`check_witness`]. `None` when no run hits the property.
+/// [`safety_properties`], i.e. bad or outputs-as-bad) by at least `runs` random simulations
+/// of at most `max_frames` frames each, 64 at a time
+/// ([`crate::wordsim::random_witness_of`]; random values for inputs and uninitialised
+/// latches, deterministic in `seed`). Returns the shortest witness found, cut at the first
+/// frame where the property holds with all constraints true so far; it passes
+/// [`check_witness`]. `None` when no run hits the property.
 pub fn search_witness(
     aig: &Aig,
     property: usize,
@@ -328,38 +313,8 @@ pub fn search_witness(
     seed: u64,
 ) -> Option<Witness> {
     let lit = safety_properties(aig).get(property)?.lit;
-    let constraints: Vec<Lit> = aig.constraints.iter().map(|c| c.lit).collect();
-    let mut rng = SplitMix(seed);
-    let mut values = vec![false; aig.num_vars() as usize];
-    let mut best: Option<Witness> = None;
-    for _ in 0..runs {
-        let init: Vec<Option<bool>> = aig
-            .latches
-            .iter()
-            .map(|l| Some(l.reset == Reset::One || (l.reset == Reset::Free && rng.bit())))
-            .collect();
-        let mut state = initial_state(aig, &init);
-        let limit = best.as_ref().map_or(max_frames, |w| w.inputs.len() - 1);
-        let mut inputs = Vec::new();
-        for _ in 0..limit {
-            let ins: Vec<bool> = aig.inputs.iter().map(|_| rng.bit()).collect();
-            evaluate(aig, &state, &ins, &mut values);
-            inputs.push(ins.iter().map(|&b| Some(b)).collect());
-            if !constraints.iter().all(|&c| value(&values, c)) {
-                break;
-            }
-            if value(&values, lit) {
-                best = Some(Witness {
-                    properties: vec![format!("b{property}")],
-                    init: init.clone(),
-                    inputs,
-                });
-                break;
-            }
-            state = aig.latches.iter().map(|l| value(&values, l.next)).collect();
-        }
-    }
-    best
+    let name = format!("b{property}");
+    crate::wordsim::random_witness_of(aig, lit, &name, max_frames, runs.div_ceil(64), seed)
 }
 
 #[cfg(test)]

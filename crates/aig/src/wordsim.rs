@@ -92,6 +92,18 @@ impl WordRng {
 /// for a shorter one. `None` when no run hits bad.
 pub fn random_witness(aig: &Aig, max_frames: usize, rounds: usize, seed: u64) -> Option<Witness> {
     let bad = aig.bad.first()?.lit;
+    random_witness_of(aig, bad, "b0", max_frames, rounds, seed)
+}
+
+/// [`random_witness`] for any literal `bad` of `aig`, the witness naming property `name`.
+pub fn random_witness_of(
+    aig: &Aig,
+    bad: Lit,
+    name: &str,
+    max_frames: usize,
+    rounds: usize,
+    seed: u64,
+) -> Option<Witness> {
     let mut rng = WordRng::new(seed);
     let mut best: Option<Witness> = None;
     for _ in 0..rounds {
@@ -110,7 +122,7 @@ pub fn random_witness(aig: &Aig, max_frames: usize, rounds: usize, seed: u64) ->
                 let bit = hit.trailing_zeros();
                 let at = |w: u64| Some(w >> bit & 1 == 1);
                 best = Some(Witness {
-                    properties: vec!["b0".into()],
+                    properties: vec![name.into()],
                     init: init.iter().map(|w| at(*w)).collect(),
                     inputs: frames
                         .iter()
@@ -200,13 +212,12 @@ mod tests {
         assert_eq!(constraints_word(&g, &values), 0b1010);
     }
 
-    /// A found witness passes the separate witness check and is as short as possible for a
-    /// counter that must count to 3 (bad = both bits set, reachable at frame 3 at the
-    /// earliest); constraints that rule bad out leave nothing to find.
+    /// A found witness passes the separate witness check and is as short as possible (bad =
+    /// both counter bits set; the high bit resets to 1, so frame 1 is the earliest);
+    /// constraints that rule bad out leave nothing to find.
     #[test]
     fn random_witnesses_are_checked_and_shortest() {
         let mut g = counter();
-        // c1 resets to 1: c0 must become 1 (frame 1 at the earliest) with c1 still 1.
         let (c0, c1) = (g.latches[0].lit, g.latches[1].lit);
         let both = g.and(c0, c1);
         g.bad.push(crate::graph::Named {

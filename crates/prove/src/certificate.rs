@@ -114,8 +114,8 @@ pub fn check_certificate(aig: &Aig, cert: &Certificate) -> Result<(), CertError>
 ///   satisfies), consecution `Inv ∧ C ∧ T ⇒ Inv′` clause by clause, and safety
 ///   `Inv ∧ C ⇒ ¬bad`, where `C` is the conjunction of the constraints in the current frame.
 /// * `Equalities`: no initial state and input violate some pair (one SAT call over the
-///   disjunction of the differences); `E ∧ C ∧ T ⇒ E′` likewise in one call (inputs of both
-///   frames free); and `E ∧ C ⇒ ¬bad`.
+///   disjunction of the differences); `E ∧ C ⇒ ¬bad`; and `E ∧ C ∧ T ⇒ E′` pair by pair
+///   (inputs of both frames free), each pair assuming the next-frame pairs already shown.
 /// * `KInduction`: the lemmas are an inductive invariant (as above, without safety); no bad
 ///   state at depths `0..k` from the initial states with the constraints holding; and no path
 ///   of `k + 1` pairwise different states (over the latches in the cone of influence) with
@@ -156,18 +156,6 @@ fn check_equalities(
     let mut roots: Vec<Lit> = pairs.iter().flat_map(|(a, b)| [*a, *b]).collect();
     roots.extend(aig.constraints.iter().map(|c| c.lit));
     roots.push(bad);
-    // A solver literal that is true exactly when the pair differs in `frame`.
-    let differs = |solver: &mut crate::backend::DefaultSolver,
-                   u: &mut Unroller<'_>,
-                   frame: usize,
-                   (a, b): (Lit, Lit)|
-     -> Result<SatLit, CertError> {
-        let (x, y) = (u.lit(frame, a)?, u.lit(frame, b)?);
-        let d = u.new_var().pos_lit();
-        solver.add_ternary(!d, x, y).map_err(solver_err)?;
-        solver.add_ternary(!d, !x, !y).map_err(solver_err)?;
-        Ok(d)
-    };
     if let Some(l) = roots.iter().find(|l| l.var() >= aig.num_vars()) {
         return Err(UnrollError::UndefinedLiteral(l.0, l.var()).into());
     }
@@ -186,7 +174,7 @@ fn check_equalities(
     let mut u = Unroller::new(&init, &init_roots, InitMode::Free)?;
     u.add_frame(&mut solver)?;
     let open_pairs: Vec<(Lit, Lit)> = open.iter().map(|(_, p)| *p).collect();
-    if let Some(k) = some_differs(&mut solver, &mut u, 0, &open_pairs, differs)? {
+    if let Some(k) = some_differs(&mut solver, &mut u, &open_pairs)? {
         return Err(CertError::EqualityInitiation(open[k].0));
     }
     // Consecution and safety.
@@ -246,25 +234,23 @@ fn initial_frame(aig: &Aig) -> (Aig, Vec<Lit>) {
     (comb, map)
 }
 
-/// One SAT call: the index of a pair that differs in `frame` of some model, if any.
+/// One SAT call: the index of a pair that differs in frame 0 of some model, if any.
 fn some_differs(
     solver: &mut crate::backend::DefaultSolver,
     u: &mut Unroller<'_>,
-    frame: usize,
     pairs: &[(Lit, Lit)],
-    differs: impl Fn(
-        &mut crate::backend::DefaultSolver,
-        &mut Unroller<'_>,
-        usize,
-        (Lit, Lit),
-    ) -> Result<SatLit, CertError>,
 ) -> Result<Option<usize>, CertError> {
     if pairs.is_empty() {
         return Ok(None);
     }
     let mut ds = Vec::with_capacity(pairs.len());
-    for &p in pairs {
-        ds.push(differs(solver, u, frame, p)?);
+    for &(a, b) in pairs {
+        // True exactly when the pair differs.
+        let (x, y) = (u.lit(0, a)?, u.lit(0, b)?);
+        let d = u.new_var().pos_lit();
+        solver.add_ternary(!d, x, y).map_err(solver_err)?;
+        solver.add_ternary(!d, !x, !y).map_err(solver_err)?;
+        ds.push(d);
     }
     solver.add_clause_ref(&ds).map_err(solver_err)?;
     if !solve(solver, &[])? {
