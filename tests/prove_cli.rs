@@ -85,7 +85,7 @@ fn outputs_are_properties_and_exit_codes_follow_hwmcc() {
 fn every_engine_answers_and_errors_are_reported() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = counter_file(dir.path());
-    for engine in ["ic3", "bmc", "kind", "portfolio"] {
+    for engine in ["ic3", "bmc", "kind", "bdd", "portfolio"] {
         assert_eq!(prove(&file, &["--engine", engine]).0, Some(10), "{engine}");
         // BMC cannot prove safety: it stops at the time limit.
         let want = if engine == "bmc" { 0 } else { 20 };

@@ -44,6 +44,17 @@ pub enum Certificate {
         /// The pairs of literals that are equal.
         pairs: Vec<(Lit, Lit)>,
     },
+    /// An inductive invariant given as a circuit over the latches (BDD reachability's
+    /// reachable states, `docs/method.md` §7.9): it holds in every initial state, every
+    /// transition (under the constraints) preserves it, and with the constraints it excludes
+    /// the bad states.
+    Circuit {
+        /// AND gates numbered after the checked AIG's variables (gate `k` is variable
+        /// `aig.num_vars() + k`), each reading the constant, latches or earlier gates.
+        gates: Vec<(Lit, Lit)>,
+        /// The invariant: a literal of the constant, a latch or a gate.
+        holds: Lit,
+    },
 }
 
 /// Why a certificate was rejected.
@@ -84,6 +95,21 @@ pub enum CertError {
     /// An equality is not preserved by the transition relation.
     #[error("equality {0} is not preserved by the transition relation")]
     EqualityConsecution(usize),
+    /// A gate of an invariant circuit reads something other than the constant, a latch or
+    /// an earlier gate.
+    #[error("invariant gate {gate} reads literal {lit}, which is not the constant, a latch or an earlier gate")]
+    NotStateSignal {
+        /// Gate index (`usize::MAX` for the invariant literal itself).
+        gate: usize,
+        /// The literal.
+        lit: u32,
+    },
+    /// Some initial state violates the invariant circuit.
+    #[error("the invariant circuit does not hold in every initial state")]
+    CircuitInitiation,
+    /// The invariant circuit is not preserved by the transition relation.
+    #[error("the invariant circuit is not preserved by the transition relation")]
+    CircuitConsecution,
     /// The certificate kind has no witness circuit.
     #[error("k-induction certificates cannot be written as a witness circuit (use IC3)")]
     NoWitnessCircuit,
@@ -116,6 +142,9 @@ pub fn check_certificate(aig: &Aig, cert: &Certificate) -> Result<(), CertError>
 /// * `Equalities`: no initial state and input violate some pair (one SAT call over the
 ///   disjunction of the differences); `E ∧ C ⇒ ¬bad`; and `E ∧ C ∧ T ⇒ E′` pair by pair
 ///   (inputs of both frames free), each pair assuming the next-frame pairs already shown.
+/// * `Circuit`: the invariant's gates read only the constant, latches and earlier gates;
+///   no initial state violates it (one SAT call), `Inv ∧ C ⇒ ¬bad` and
+///   `Inv ∧ C ∧ T ⇒ Inv′`.
 /// * `KInduction`: the lemmas are an inductive invariant (as above, without safety); no bad
 ///   state at depths `0..k` from the initial states with the constraints holding; and no path
 ///   of `k + 1` pairwise different states (over the latches in the cone of influence) with
@@ -141,7 +170,70 @@ pub fn check_certificate_limited(
             check_step(aig, bad, *k, lemmas, limits)
         }
         Certificate::Equalities { pairs } => check_equalities(aig, pairs, bad, limits),
+        Certificate::Circuit { gates, holds } => {
+            let (g, inv) = with_invariant(aig, gates, *holds)?;
+            check_circuit_invariant(&g, inv, bad, limits)
+        }
     }
+}
+
+/// `aig` with the gates of an invariant circuit added (structurally hashed), and the
+/// invariant's literal in it.
+fn with_invariant(aig: &Aig, gates: &[(Lit, Lit)], holds: Lit) -> Result<(Aig, Lit), CertError> {
+    let base = aig.num_vars() as usize;
+    let mut g = aig.clone();
+    let mut added: Vec<Lit> = Vec::with_capacity(gates.len());
+    let image = |added: &[Lit], gate: usize, l: Lit| {
+        let v = l.var() as usize;
+        let signal = match aig.nodes().get(v) {
+            Some(Node::Const) => Some(Lit::FALSE),
+            Some(Node::Latch(_)) => Some(Lit::var_lit(v as u32)),
+            Some(_) => None,
+            None => added.get(v - base).copied(),
+        };
+        signal
+            .map(|s| s.xor(l.is_neg()))
+            .ok_or(CertError::NotStateSignal { gate, lit: l.0 })
+    };
+    for (k, &(a, b)) in gates.iter().enumerate() {
+        let x = image(&added, k, a)?;
+        let y = image(&added, k, b)?;
+        added.push(g.and(x, y));
+    }
+    let inv = image(&added, usize::MAX, holds)?;
+    Ok((g, inv))
+}
+
+/// Checks invariant literal `inv` of `aig` (a function of the latches): initiation (no
+/// initial state violates it, one SAT call), safety `Inv ∧ C ⇒ ¬bad` and consecution
+/// `Inv ∧ C ∧ T ⇒ Inv′`.
+fn check_circuit_invariant(
+    aig: &Aig,
+    inv: Lit,
+    bad: Lit,
+    limits: &Limits,
+) -> Result<(), CertError> {
+    let mut solver = default_solver(limits);
+    let mut u = Unroller::new(aig, &[inv], InitMode::Reset)?;
+    u.add_frame(&mut solver)?;
+    if solve(&mut solver, &[u.lit(0, !inv)?])? {
+        return Err(CertError::CircuitInitiation);
+    }
+    let mut roots = vec![inv, bad];
+    roots.extend(aig.constraints.iter().map(|c| c.lit));
+    let mut solver = default_solver(limits);
+    let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
+    u.add_frame(&mut solver)?;
+    u.add_frame(&mut solver)?;
+    solver.add_unit(u.lit(0, inv)?).map_err(solver_err)?;
+    add_constraints(&mut solver, &u, aig, 0)?;
+    if solve(&mut solver, &[u.lit(0, bad)?])? {
+        return Err(CertError::Unsafe);
+    }
+    if solve(&mut solver, &[u.lit(1, !inv)?])? {
+        return Err(CertError::CircuitConsecution);
+    }
+    Ok(())
 }
 
 /// Checks an equality certificate: initiation by a SAT call per pair on the initial states
@@ -504,6 +596,11 @@ pub fn witness_circuit(aig: &Aig, cert: &Certificate) -> Result<Aig, CertError> 
             let inv = g.and_all(equal);
             g.or(bad.lit, !inv)
         }
+        Certificate::Circuit { gates, holds } => {
+            let (with, inv) = with_invariant(&g, gates, *holds)?;
+            g = with;
+            g.or(bad.lit, !inv)
+        }
     };
     g.bad = vec![Named {
         lit,
@@ -514,6 +611,8 @@ pub fn witness_circuit(aig: &Aig, cert: &Certificate) -> Result<Aig, CertError> 
         match cert {
             Certificate::Invariant { clauses } => format!("{} clauses", clauses.len()),
             Certificate::Equalities { pairs } => format!("{} equalities", pairs.len()),
+            Certificate::Circuit { gates, .. } =>
+                format!("an invariant circuit of {} gates", gates.len()),
             _ => "0 clauses".into(),
         }
     ));

@@ -7,6 +7,7 @@ use crate::engine::Engine;
 use crate::ic3::Ic3;
 use crate::kind::Kind;
 use crate::portfolio::{EngineKind, Portfolio};
+use crate::reach::Reach;
 
 /// An engine as a user names it (`hypermut prove --engine`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,7 +18,9 @@ pub enum EngineChoice {
     Bmc,
     /// k-induction with simple-path constraints: complete, no certificate.
     Kind,
-    /// IC3, BMC and k-induction on threads; the first answer wins.
+    /// BDD reachability: complete while its BDDs stay small, with an invariant certificate.
+    Bdd,
+    /// IC3, BMC, BDD reachability and k-induction on threads; the first answer wins.
     Portfolio,
 }
 
@@ -45,6 +48,10 @@ impl EngineChoice {
             EngineChoice::Kind => Box::new(Kind {
                 time_limit,
                 ..Kind::default()
+            }),
+            EngineChoice::Bdd => Box::new(Reach {
+                time_limit,
+                ..Reach::default()
             }),
             EngineChoice::Portfolio => {
                 let mut p = Portfolio::with_jobs(jobs.unwrap_or(usize::MAX), time_limit);
@@ -90,6 +97,7 @@ mod tests {
             EngineChoice::Ic3,
             EngineChoice::Bmc,
             EngineChoice::Kind,
+            EngineChoice::Bdd,
             EngineChoice::Portfolio,
         ] {
             let unsafe_verdict = choice.engine(limit, None, false).check(&counter(false));

@@ -11,6 +11,7 @@ use crate::engine::Engine;
 use crate::ic3::{Ic3, Ic3Options};
 use crate::kind::Kind;
 use crate::limits::Limits;
+use crate::reach::Reach;
 use crate::verdict::Verdict;
 
 /// An engine of a portfolio.
@@ -22,6 +23,8 @@ pub enum EngineKind {
     Bmc,
     /// k-induction with simple-path constraints.
     Kind,
+    /// BDD reachability (gives up at once on circuits with many latches).
+    Reach,
 }
 
 impl EngineKind {
@@ -31,6 +34,7 @@ impl EngineKind {
             EngineKind::Ic3(_) => "ic3",
             EngineKind::Bmc => "bmc",
             EngineKind::Kind => "kind",
+            EngineKind::Reach => "bdd",
         }
     }
 
@@ -44,6 +48,7 @@ impl EngineKind {
             .check_limited(aig, limits),
             EngineKind::Bmc => Bmc::new(usize::MAX).check_limited(aig, limits),
             EngineKind::Kind => Kind::default().check_limited(aig, limits),
+            EngineKind::Reach => Reach::default().check_limited(aig, limits),
         }
     }
 }
@@ -58,12 +63,13 @@ pub struct Portfolio {
 }
 
 impl Portfolio {
-    /// The default portfolio for `jobs` threads: IC3, then BMC, then k-induction, then IC3
-    /// with CTGs for every lemma; at least one engine.
+    /// The default portfolio for `jobs` threads: IC3, then BMC, then BDD reachability, then
+    /// k-induction, then IC3 with CTGs for every lemma; at least one engine.
     pub fn with_jobs(jobs: usize, time_limit: Option<Duration>) -> Self {
         let all = [
             EngineKind::Ic3(Ic3Options::default()),
             EngineKind::Bmc,
+            EngineKind::Reach,
             EngineKind::Kind,
             EngineKind::Ic3(Ic3Options {
                 ctg_after: 0,

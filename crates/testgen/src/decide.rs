@@ -12,7 +12,7 @@ use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, Range
 use hypermut_ir::System;
 use hypermut_mutate::{make_controllable, Mutant};
 use hypermut_prove::bmc::{check_bound, BmcError};
-use hypermut_prove::{witness_circuit, Certificate, Limits, Schedule, Verdict};
+use hypermut_prove::{witness_circuit, Certificate, Engine, Limits, Reach, Schedule, Verdict};
 use hypermut_smv::SmvOptions;
 
 use crate::allowed::{allowed_outputs, nondeterministic_inputs};
@@ -47,6 +47,11 @@ pub const SWEEP_BUDGET: Duration = Duration::from_secs(3600);
 /// Rounds of 64 random runs (each at most the BMC bound deep) tried on a product before
 /// the engines.
 pub const RANDOM_ROUNDS: usize = 8;
+
+/// Share of a mutant's engine time that BDD reachability may use on the unoptimised product
+/// before the schedule starts (`docs/method.md` §7.9); it gives up at once on products with
+/// many latches.
+pub const QUICK_BDD_SHARE: f64 = 0.25;
 
 /// The circuit the engines get for a product or model circuit `aig`, and the one `hypermut
 /// aiger` and `hypermut product` write: `aig` logic-optimised (`docs/method.md` §7.7): the
@@ -316,11 +321,25 @@ impl<'a> Decider<'a> {
                 let simulated = self.options.replay.then(|| {
                     random_witness(&p.aig, self.options.bound, RANDOM_ROUNDS, m.id as u64)
                 });
-                match simulated.flatten() {
+                let decided = match simulated.flatten() {
                     Some(w) => {
                         rec.engine = Some("simulation".into());
-                        Verdict::Unsafe(w)
+                        Some(Verdict::Unsafe(w))
                     }
+                    // BDD reachability decides small products whatever the depth of their
+                    // kill or the shape of their invariant, without the optimised circuit.
+                    None if self.options.prove => match quick_bdd(&p.aig, &engine_limits) {
+                        v @ (Verdict::Safe(_) | Verdict::Unsafe(_)) => {
+                            rec.engine = Some("bdd".into());
+                            circuit = Some(p.aig.clone());
+                            Some(v)
+                        }
+                        Verdict::Unknown(_) => None,
+                    },
+                    None => None,
+                };
+                match decided {
+                    Some(v) => v,
                     None => {
                         let run =
                             schedule.run(circuit.insert(solver_circuit(&p.aig)), &engine_limits);
@@ -496,7 +515,7 @@ fn certified(d: &mut Decision, aig: &Aig, cert: &Certificate, id: usize) -> Resu
             d.certificate = Some(witness_circuit(aig, cert)?);
             d.record.certificate = Some(layout::certificate_file(id));
             format!(
-                "IC3: inductive invariant of {} clauses, re-checked by a separate SAT solver",
+                "IC3: an inductive invariant of {} clauses, re-checked by a separate SAT solver",
                 clauses.len()
             )
         }
@@ -509,9 +528,32 @@ fn certified(d: &mut Decision, aig: &Aig, cert: &Certificate, id: usize) -> Resu
                 pairs.len()
             )
         }
+        Certificate::Circuit { gates, .. } => {
+            d.certificate = Some(witness_circuit(aig, cert)?);
+            d.record.certificate = Some(layout::certificate_file(id));
+            format!(
+                "BDD reachability: the reachable states as an inductive invariant circuit of {} \
+                 gates, re-checked by a separate SAT solver",
+                gates.len()
+            )
+        }
         Certificate::Trivial => "the kill property is constant false".into(),
         Certificate::KInduction { k, .. } => format!("k-induction at depth {k}"),
     })
+}
+
+/// BDD reachability on `aig` in [`QUICK_BDD_SHARE`] of the time `limits` leave.
+fn quick_bdd(aig: &Aig, limits: &Limits) -> Verdict {
+    let mut slice = limits.clone();
+    if let Some(deadline) = limits.deadline {
+        let now = Instant::now();
+        slice.deadline = Some(
+            now + deadline
+                .saturating_duration_since(now)
+                .mul_f64(QUICK_BDD_SHARE),
+        );
+    }
+    Reach::default().check_limited(aig, &slice)
 }
 
 /// AND gates of the model's circuit after the nd transformation (the base of ΔGates).

@@ -26,7 +26,9 @@ pub enum EngineArg {
     Bmc,
     /// k-induction with simple-path constraints.
     Kind,
-    /// IC3, BMC and k-induction on threads; the first answer wins.
+    /// BDD reachability (complete while the BDDs stay small; certificates for safe results).
+    Bdd,
+    /// IC3, BMC, k-induction and BDD reachability on threads; the first answer wins.
     Portfolio,
 }
 
@@ -36,6 +38,7 @@ impl From<EngineArg> for EngineChoice {
             EngineArg::Ic3 => EngineChoice::Ic3,
             EngineArg::Bmc => EngineChoice::Bmc,
             EngineArg::Kind => EngineChoice::Kind,
+            EngineArg::Bdd => EngineChoice::Bdd,
             EngineArg::Portfolio => EngineChoice::Portfolio,
         }
     }
@@ -46,8 +49,8 @@ impl From<EngineArg> for EngineChoice {
 pub struct Args {
     /// The circuit (`.aig` binary or `.aag` ASCII AIGER).
     pub file: PathBuf,
-    /// The engine (default: the portfolio, IC3, BMC and k-induction on threads, the first
-    /// answer wins; with `--certificate`, the engines that give certificates).
+    /// The engine (default: the portfolio, IC3, BMC, BDD reachability and k-induction on
+    /// threads, the first answer wins; with `--certificate`, the engines that give certificates).
     #[arg(long, value_enum, default_value = "portfolio")]
     pub engine: EngineArg,
     /// Wall-clock limit in seconds (no limit if absent).
@@ -76,7 +79,7 @@ pub fn run(args: &Args) -> Result<u8> {
     let choice = EngineChoice::from(args.engine);
     let certificates = args.certificate.is_some();
     if certificates && !choice.certifies() {
-        bail!("--certificate needs an engine with invariant certificates (ic3 or portfolio)");
+        bail!("--certificate needs an engine with invariant certificates (ic3, bdd or portfolio)");
     }
     let aig = load(&args.file)?;
     let problem =
