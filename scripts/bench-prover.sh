@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Benchmark of hypermut's IC3 against ABC `pdr` and rIC3 `-e ic3` (docs/formats.md §12.7).
+# Benchmark of hypermut's prover on one thread against ABC `pdr` and rIC3 `-e ic3`
+# (docs/formats.md §12.7): `hypermut prove --jobs 1` (its default engine on one thread: BDD
+# reachability for a tenth of the time, then IC3; row `hypermut`) and `--engine ic3` (row
+# `hypermut-ic3`).
 #
 #   scripts/bench-prover.sh [FILE.aig|FILE.aag ...]
 #
@@ -10,11 +13,11 @@
 # limit. Not a test: it takes a while (up to files × tools × TIMEOUT).
 #
 # Environment: TIMEOUT (seconds, default 60), OUT (result directory, default
-# target/bench-prover), RIC3 (path of rIC3; default: on PATH or /opt/anchors/ric3-1.5.2).
+# target/bench-prover), RIC3 (path of rIC3; default: on PATH or /opt/anchors/ric3-*/bin/rIC3).
 #
 # Output: $OUT/results.tsv (id, I, L, A, expected, tool, verdict, depth, wall_s, user_s,
 # maxrss_MB) and a summary table on stdout: solved counts, wrong verdicts, PAR-2, and per
-# file the time ratio hypermut / other tool where both solved.
+# file the time ratio hypermut / other tool where both solved (hypermut: the `hypermut` row).
 set -uo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,7 +29,7 @@ mkdir -p "$OUT/bin" "$OUT/wit"
 RIC3=${RIC3:-}
 if [ -z "$RIC3" ]; then
   if command -v rIC3 >/dev/null 2>&1; then RIC3=$(command -v rIC3);
-  elif [ -x /opt/anchors/ric3-1.5.2/bin/rIC3 ]; then RIC3=/opt/anchors/ric3-1.5.2/bin/rIC3; fi
+  else for r in /opt/anchors/ric3-*/bin/rIC3; do [ -x "$r" ] && RIC3=$r; done; fi
 fi
 have_abc=0; command -v berkeley-abc >/dev/null 2>&1 && have_abc=1
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
@@ -82,13 +85,17 @@ while IFS=$'\t' read -r file expected; do
   read -r _ M I L O A _ < <(head -c 200 "$bin" | head -1)
   echo "== $id (I=$I L=$L A=$A, expected $expected)" >&2
 
-  # hypermut ic3
-  wit=$OUT/wit/$id.hypermut.wit; rm -f "$wit"
-  run "$OUT/log" "$HYPERMUT" prove "$bin" --engine ic3 --witness "$wit"; code=$?
-  case $code in 20) v=safe;; 10) v=unsafe;; 0) v=timeout;; 124|137) v=timeout;; *) v=crash;; esac
-  depth=""; [ "$v" = unsafe ] && depth=$(( $(grep -c "^[01x]*$" "$wit") - 3 ))
-  read -r w u m < <(tail -1 "$OUT/time")
-  printf '%s\t%s\t%s\t%s\t%s\thypermut-ic3\t%s\t%s\t%s\t%s\t%d\n' "$id" "$I" "$L" "$A" "$expected" "$v" "$depth" "$w" "$u" $((m/1024)) >> "$RES"
+  # hypermut: the default engine on one thread, and IC3 alone
+  for variant in "hypermut --jobs 1" "hypermut-ic3 --engine ic3"; do
+    name=${variant%% *}; flags=${variant#* }
+    wit=$OUT/wit/$id.$name.wit; rm -f "$wit"
+    # shellcheck disable=SC2086 # flags are two words
+    run "$OUT/log" "$HYPERMUT" prove "$bin" $flags --witness "$wit"; code=$?
+    case $code in 20) v=safe;; 10) v=unsafe;; 0) v=timeout;; 124|137) v=timeout;; *) v=crash;; esac
+    depth=""; [ "$v" = unsafe ] && depth=$(( $(grep -c "^[01x]*$" "$wit") - 3 ))
+    read -r w u m < <(tail -1 "$OUT/time")
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n' "$id" "$I" "$L" "$A" "$expected" "$name" "$v" "$depth" "$w" "$u" $((m/1024)) >> "$RES"
+  done
 
   # ABC pdr
   if [ $have_abc = 1 ]; then
@@ -141,7 +148,7 @@ for i in by:
     vs = {by[i][t]["verdict"] for t in by[i] if solved(by[i][t])}
     if len(vs) > 1:
         print(f"DISAGREEMENT on {i}: " + ", ".join(f"{t}={by[i][t]['verdict']}" for t in by[i]))
-others = [t for t in tools if t != "hypermut-ic3"]
+others = [t for t in tools if not t.startswith("hypermut")]
 print("\nper file (wall seconds; ratio = hypermut / other, where both solved)\n")
 print("| file | I/L/A | expected | " + " | ".join(tools) + " | " + " | ".join(f"ratio vs {t}" for t in others) + " |")
 print("|---|---|---|" + "---|" * (len(tools) + len(others)))
@@ -158,7 +165,7 @@ for i, d in by.items():
         else:
             cells.append(r["verdict"])
     ratios = []
-    h = d.get("hypermut-ic3")
+    h = d.get("hypermut")
     for t in others:
         r = d.get(t)
         if h and r and solved(h) and solved(r):

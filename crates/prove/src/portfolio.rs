@@ -11,11 +11,11 @@ use crate::engine::Engine;
 use crate::ic3::{Ic3, Ic3Options};
 use crate::kind::Kind;
 use crate::limits::Limits;
-use crate::reach::Reach;
+use crate::schedule::Schedule;
 use crate::verdict::Verdict;
 
 /// An engine of a portfolio.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum EngineKind {
     /// IC3 with the given options.
     Ic3(Ic3Options),
@@ -23,8 +23,8 @@ pub enum EngineKind {
     Bmc,
     /// k-induction with simple-path constraints.
     Kind,
-    /// BDD reachability (gives up at once on circuits with many latches).
-    Reach,
+    /// Engines one after another ([`Schedule`]).
+    Sequence(Schedule),
 }
 
 impl EngineKind {
@@ -34,7 +34,7 @@ impl EngineKind {
             EngineKind::Ic3(_) => "ic3",
             EngineKind::Bmc => "bmc",
             EngineKind::Kind => "kind",
-            EngineKind::Reach => "bdd",
+            EngineKind::Sequence(_) => "sequence",
         }
     }
 
@@ -48,13 +48,13 @@ impl EngineKind {
             .check_limited(aig, limits),
             EngineKind::Bmc => Bmc::new(usize::MAX).check_limited(aig, limits),
             EngineKind::Kind => Kind::default().check_limited(aig, limits),
-            EngineKind::Reach => Reach::default().check_limited(aig, limits),
+            EngineKind::Sequence(s) => s.run(aig, limits).verdict,
         }
     }
 }
 
 /// Runs its engines in parallel, one thread each.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Portfolio {
     /// The engines.
     pub engines: Vec<EngineKind>,
@@ -63,13 +63,13 @@ pub struct Portfolio {
 }
 
 impl Portfolio {
-    /// The default portfolio for `jobs` threads: IC3, then BMC, then BDD reachability, then
-    /// k-induction, then IC3 with CTGs for every lemma; at least one engine.
+    /// The default portfolio for `jobs` threads: BDD reachability for a tenth of the time
+    /// then IC3 ([`Schedule::bdd_then_ic3`]), then BMC, then k-induction, then IC3 with
+    /// CTGs for every lemma; at least one engine.
     pub fn with_jobs(jobs: usize, time_limit: Option<Duration>) -> Self {
         let all = [
-            EngineKind::Ic3(Ic3Options::default()),
+            EngineKind::Sequence(Schedule::bdd_then_ic3()),
             EngineKind::Bmc,
-            EngineKind::Reach,
             EngineKind::Kind,
             EngineKind::Ic3(Ic3Options {
                 ctg_after: 0,

@@ -77,6 +77,9 @@ impl Engine for Reach {
             Ok(Verdict::Unsafe(w)) => checked_witness(aig, w),
             Ok(Verdict::Safe(cert)) => checked_certificate(aig, cert, limits),
             Ok(unknown) => unknown,
+            Err(TooLarge::TimeUp) => {
+                Verdict::Unknown("BDD reachability: time limit reached".into())
+            }
             Err(e) => Verdict::Unknown(format!("BDD reachability gave up: {e}")),
         }
     }
@@ -90,7 +93,7 @@ impl Reach {
         };
         let mut checked: Vec<_> = aig.constraints.iter().map(|c| c.lit).collect();
         checked.push(bad.lit);
-        let space = Space::new(aig, &checked, self.max_variables, self.node_limit)?;
+        let space = Space::new(aig, &checked, self.max_variables, self.node_limit, limits)?;
         let mut roots: Vec<_> = space
             .latches()
             .iter()

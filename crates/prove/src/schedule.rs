@@ -16,6 +16,7 @@ use crate::bmc::{bmc_while_cheap, Bmc};
 use crate::engine::Engine;
 use crate::ic3::{Ic3, Ic3Options};
 use crate::limits::Limits;
+use crate::reach::Reach;
 use crate::scorr::Scorr;
 use crate::verdict::Verdict;
 
@@ -54,7 +55,18 @@ pub enum Stage {
     },
     /// IC3/PDR with the given options (complete).
     Ic3(Ic3Options),
+    /// BDD reachability (complete while its BDDs stay small; gives up at once on circuits
+    /// with many latches). Without a deadline it stops after [`UNTIMED_REACH_CAP`].
+    Reach(Reach),
 }
+
+/// Nodes one BDD may have in the BDD stage of [`Schedule::bdd_then_ic3`]: lower than
+/// [`crate::reach::REACH_NODE_LIMIT`], so that a circuit whose BDDs blow up hands over to
+/// IC3 soon.
+pub const SEQUENCE_REACH_NODES: usize = 100_000;
+
+/// How long a BDD reachability stage runs when the schedule has no deadline.
+pub const UNTIMED_REACH_CAP: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Stage {
     /// The stage's engine name, as results record it (`bmc`, `ic3`).
@@ -63,6 +75,7 @@ impl Stage {
             Stage::Scorr(_) => "scorr",
             Stage::Bmc { .. } | Stage::CheapBmc { .. } => "bmc",
             Stage::Ic3(_) => "ic3",
+            Stage::Reach(_) => "bdd",
         }
     }
 
@@ -94,6 +107,13 @@ impl Stage {
                 lemmas: lemmas.clone(),
             }
             .check_limited(aig, limits),
+            Stage::Reach(reach) => {
+                let mut capped = limits.clone();
+                if capped.deadline.is_none() {
+                    capped.deadline = Some(std::time::Instant::now() + UNTIMED_REACH_CAP);
+                }
+                reach.clone().check_limited(aig, &capped)
+            }
         }
     }
 }
@@ -130,6 +150,23 @@ impl Schedule {
         Schedule {
             stages,
             shares,
+            seeded: true,
+        }
+    }
+
+    /// BDD reachability (a tenth of the time, at most [`UNTIMED_REACH_CAP`] without a
+    /// deadline), then IC3 with default options: one thread's engines for any AIGER
+    /// problem (small circuits are decided at any depth, the others go to IC3 at once).
+    pub fn bdd_then_ic3() -> Self {
+        Schedule {
+            stages: vec![
+                Stage::Reach(Reach {
+                    node_limit: SEQUENCE_REACH_NODES,
+                    ..Reach::default()
+                }),
+                Stage::Ic3(Ic3Options::default()),
+            ],
+            shares: vec![0.1, 1.0],
             seeded: true,
         }
     }
@@ -344,6 +381,30 @@ mod tests {
         // Without proofs: BMC alone.
         let s = Schedule::sliced(10, false);
         assert_eq!(s.stages, vec![Stage::Bmc { bound: 10 }]);
+    }
+
+    #[test]
+    fn bdd_then_ic3_decides_small_circuits_by_bdd_and_others_by_ic3() {
+        let s = Schedule::bdd_then_ic3();
+        for limits in [
+            Limits::none(),
+            Limits::timeout(Some(Duration::from_secs(60))),
+        ] {
+            let r = s.run(&counter(true), &limits);
+            assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+            assert_eq!(s.stage_name(r.stage), Some("bdd"));
+            let r = s.run(&counter(false), &limits);
+            assert!(matches!(r.verdict, Verdict::Safe(_)));
+            assert_eq!(s.stage_name(r.stage), Some("bdd"));
+        }
+        // The BDD stage gives up (as on a circuit with many latches): IC3 answers.
+        let mut s = Schedule::bdd_then_ic3();
+        if let Stage::Reach(r) = &mut s.stages[0] {
+            r.max_variables = 0;
+        }
+        let r = s.run(&counter(false), &Limits::none());
+        assert!(matches!(r.verdict, Verdict::Safe(_)));
+        assert_eq!(s.stage_name(r.stage), Some("ic3"));
     }
 
     #[test]

@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use hypermut_aig::{simulate, Lit};
+use hypermut_aig::{simulate, Lit, Reset};
 use hypermut_hyper::{fixed_copy, HyperError, MutantProduct};
 use hypermut_ir::{Role, Value, VarId};
-use hypermut_prove::values_per_frame;
+use hypermut_prove::{values_per_frame, Enumerated};
 
 use crate::error::Result;
 
@@ -132,24 +132,48 @@ pub fn allowed_outputs(
                 .collect()
         })
         .collect();
-    let fixed_inputs: Vec<Vec<Option<bool>>> = grounded
-        .iter()
-        .map(|v| {
-            v.iter()
-                .zip(private)
-                .map(|(b, free)| if *free { None } else { *b })
-                .collect()
-        })
-        .collect();
-    let found = values_per_frame(
-        &original.aig,
-        &fixed_inputs,
-        &expected,
-        &watch,
-        depth,
-        cap,
-        deadline,
-    )?;
+    // Without nondeterminism (no free input, every latch reset) the original has one run:
+    // each step allows exactly its expected outputs, up to the first frame whose
+    // constraints fail, and none after it.
+    let deterministic =
+        !private.contains(&true) && original.aig.latches.iter().all(|l| l.reset != Reset::Free);
+    let found = if deterministic {
+        let mut reached = true;
+        trace
+            .frames
+            .iter()
+            .map(|f| {
+                reached &= f.constraints.iter().all(|c| *c);
+                Enumerated {
+                    values: if reached {
+                        vec![f.outputs.clone()]
+                    } else {
+                        Vec::new()
+                    },
+                    capped: false,
+                }
+            })
+            .collect()
+    } else {
+        let fixed_inputs: Vec<Vec<Option<bool>>> = grounded
+            .iter()
+            .map(|v| {
+                v.iter()
+                    .zip(private)
+                    .map(|(b, free)| if *free { None } else { *b })
+                    .collect()
+            })
+            .collect();
+        values_per_frame(
+            &original.aig,
+            &fixed_inputs,
+            &expected,
+            &watch,
+            depth,
+            cap,
+            deadline,
+        )?
+    };
     let enums = &mp.conditional.system.enums;
     let named = |bits: &[bool]| -> BTreeMap<String, String> {
         let mut rest = bits;
@@ -534,6 +558,67 @@ mod tests {
             }
         }
         assert!(checked > 5, "{checked}");
+    }
+
+    /// A deterministic counter (every latch reset, no nd input): the shortcut that lists the
+    /// simulated outputs gives what the SAT enumeration gives, for random input sequences.
+    #[test]
+    fn deterministic_models_list_what_the_enumeration_lists() {
+        const COUNTER: &str = "-- @output o, c\nMODULE main\nIVAR go : boolean;\n\
+            VAR c : 0..3;\nDEFINE o := c = 3;\nASSIGN init(c) := 0;\n\
+            next(c) := go ? (c + 1) mod 4 : c;\n";
+        let sys = hypermut_smv::parse_smv("counter.smv", COUNTER).expect("model");
+        let mp = product(&sys, Operator::Ror);
+        let private = nondeterministic_inputs(&mp, false);
+        assert!(!private.contains(&true), "no nd input");
+        let original = fixed_copy(&mp.blasted, mp.selector, false).expect("original copy");
+        assert!(original.aig.latches.iter().all(|l| l.reset != Reset::Free));
+        let watch: Vec<Lit> = original.outputs.iter().flatten().copied().collect();
+        let n = mp.blasted.aig.inputs.len();
+        let mut state: u64 = 7;
+        let mut coin = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state >> 63 == 1
+        };
+        for _ in 0..20 {
+            let run: Vec<Vec<Option<bool>>> = (0..6)
+                .map(|_| (0..n).map(|_| Some(coin())).collect())
+                .collect();
+            let got = allowed_outputs(&mp, &private, &run, 5, 8, None).expect("lists");
+            let trace = simulate(&original.aig, &[], &run);
+            let expected: Vec<Vec<(Lit, bool)>> = trace
+                .frames
+                .iter()
+                .map(|f| {
+                    watch
+                        .iter()
+                        .copied()
+                        .zip(f.outputs.iter().copied())
+                        .collect()
+                })
+                .collect();
+            let enumerated = values_per_frame(&original.aig, &run, &expected, &watch, 5, 8, None)
+                .expect("enumerates");
+            for (step, (g, e)) in got.iter().zip(&enumerated).enumerate() {
+                assert_eq!(g.values.len(), e.values.len(), "step {step}");
+                assert_eq!(g.capped, e.capped, "step {step}");
+                assert_eq!(g.values.len(), 1, "one run, one valuation");
+            }
+            // The valuation itself: the enumeration's bits, named as the test names them.
+            for (g, e) in got.iter().zip(&enumerated) {
+                let bits = &e.values[0];
+                let c_bits = &bits[1..];
+                let c: u32 = c_bits
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (*b as u32) << i)
+                    .sum();
+                assert_eq!(g.values[0]["c"], c.to_string());
+                assert_eq!(g.values[0]["o"], if bits[0] { "TRUE" } else { "FALSE" });
+            }
+        }
     }
 
     #[test]

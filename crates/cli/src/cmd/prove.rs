@@ -28,7 +28,7 @@ pub enum EngineArg {
     Kind,
     /// BDD reachability (complete while the BDDs stay small; certificates for safe results).
     Bdd,
-    /// IC3, BMC, k-induction and BDD reachability on threads; the first answer wins.
+    /// BDD reachability then IC3, BMC and k-induction on threads; the first answer wins.
     Portfolio,
 }
 
@@ -49,8 +49,8 @@ impl From<EngineArg> for EngineChoice {
 pub struct Args {
     /// The circuit (`.aig` binary or `.aag` ASCII AIGER).
     pub file: PathBuf,
-    /// The engine (default: the portfolio, IC3, BMC, BDD reachability and k-induction on
-    /// threads, the first answer wins; with `--certificate`, the engines that give certificates).
+    /// The engine (default: the portfolio, BDD reachability then IC3, BMC and k-induction
+    /// on threads, the first answer wins; with `--certificate`, the engines that give certificates).
     #[arg(long, value_enum, default_value = "portfolio")]
     pub engine: EngineArg,
     /// Wall-clock limit in seconds (no limit if absent).

@@ -39,6 +39,9 @@ pub(crate) enum TooLarge {
     /// The rings of a search hold no path to the bad state found in the last one.
     #[error("the rings of the search hold no path to the bad state")]
     BrokenRings,
+    /// The search's time limit was reached.
+    #[error("the time limit was reached")]
+    TimeUp,
     /// A set of states reads a variable other than a current-state one, or a node of its
     /// BDD reads a later node.
     #[error("a set of states is not a BDD over current-state variables")]
@@ -104,16 +107,19 @@ pub(crate) struct Space {
     /// The current-state and input variables (quantified in an image).
     step_vars: Vec<BddVariable>,
     node_limit: usize,
+    /// The search's limits, checked before every operation.
+    limits: Limits,
 }
 
 impl Space {
     /// The space of the cone of influence of `roots` in `aig` when it needs at most
-    /// `max_vars` variables.
+    /// `max_vars` variables; its operations stop at `limits`.
     pub(crate) fn new(
         aig: &Aig,
         roots: &[Lit],
         max_vars: usize,
         node_limit: usize,
+        limits: &Limits,
     ) -> Result<Space, TooLarge> {
         let in_cone = cone_of_influence(aig, roots)?;
         let input_ids: Vec<usize> = (0..aig.inputs.len())
@@ -149,6 +155,7 @@ impl Space {
             next,
             step_vars,
             node_limit,
+            limits: limits.clone(),
         })
     }
 
@@ -167,16 +174,41 @@ impl Space {
         }
     }
 
+    /// `op` applied to `a` and `b`: `None` when the result would exceed `limit` nodes, an
+    /// error when the search's limits are reached (checked before every operation, so
+    /// that a search is stopped between two operations).
+    fn apply(
+        &self,
+        limit: usize,
+        a: &Bdd,
+        b: &Bdd,
+        op: impl Fn(Option<bool>, Option<bool>) -> Option<bool>,
+    ) -> Result<Option<Bdd>, TooLarge> {
+        if self.limits.reached() {
+            return Err(TooLarge::TimeUp);
+        }
+        Ok(Bdd::binary_op_with_limit(limit, a, b, op))
+    }
+
+    /// `op` applied to `a` and `b` within the node limit.
+    fn apply_within(
+        &self,
+        a: &Bdd,
+        b: &Bdd,
+        op: impl Fn(Option<bool>, Option<bool>) -> Option<bool>,
+    ) -> Result<Bdd, TooLarge> {
+        self.apply(self.node_limit, a, b, op)?
+            .ok_or(TooLarge::Nodes(self.node_limit))
+    }
+
     /// `a ∧ b`, or `TooLarge` when the result exceeds the node limit.
     pub(crate) fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooLarge> {
-        Bdd::binary_op_with_limit(self.node_limit, a, b, op_function::and)
-            .ok_or(TooLarge::Nodes(self.node_limit))
+        self.apply_within(a, b, op_function::and)
     }
 
     /// `a ∨ b`, or `TooLarge` when the result exceeds the node limit.
     pub(crate) fn or(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooLarge> {
-        Bdd::binary_op_with_limit(self.node_limit, a, b, op_function::or)
-            .ok_or(TooLarge::Nodes(self.node_limit))
+        self.apply_within(a, b, op_function::or)
     }
 
     /// The functions of `roots` over the input and current-state variables, in the order
@@ -228,8 +260,7 @@ impl Space {
                         (Some(true), Some(true)) => Some(true),
                         _ => None,
                     };
-                    Bdd::binary_op_with_limit(self.node_limit, &fa, &fb, op)
-                        .ok_or(TooLarge::Nodes(self.node_limit))?
+                    self.apply_within(&fa, &fb, op)?
                 }
             };
             built[v] = Some(f);
@@ -270,14 +301,8 @@ impl Space {
         let mut clusters: Vec<Bdd> = Vec::new();
         let mut current = allowed.clone();
         for (f, v) in next_fns.iter().zip(&self.next) {
-            let eq = Bdd::binary_op_with_limit(
-                self.node_limit,
-                &self.vars.mk_var(*v),
-                f,
-                op_function::iff,
-            )
-            .ok_or(TooLarge::Nodes(self.node_limit))?;
-            match Bdd::binary_op_with_limit(CLUSTER_NODES, &current, &eq, op_function::and) {
+            let eq = self.apply_within(&self.vars.mk_var(*v), f, op_function::iff)?;
+            match self.apply(CLUSTER_NODES, &current, &eq, op_function::and)? {
                 Some(joined) => current = joined,
                 None => clusters.push(std::mem::replace(&mut current, eq)),
             }
