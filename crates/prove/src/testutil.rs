@@ -77,6 +77,15 @@ pub fn assert_witness_valid(aig: &Aig, w: &Witness) {
     }
 }
 
+/// Whether latch values `state` (in latch order) are an initial state of `aig`.
+pub fn is_initial(aig: &Aig, state: &[bool]) -> bool {
+    state.iter().zip(&aig.latches).all(|(v, l)| match l.reset {
+        Reset::Zero => !v,
+        Reset::One => *v,
+        Reset::Free => true,
+    })
+}
+
 /// The exact shortest depth of `bad[0]` (constraints holding up to and including the bad
 /// frame) up to `max_depth`, by explicit enumeration of initial states and inputs.
 pub fn shortest_depth(aig: &Aig, max_depth: usize) -> Option<usize> {
@@ -339,12 +348,7 @@ pub fn assert_invariant_explicit(aig: &Aig, clauses: &[Vec<Lit>]) {
     };
     for s in 0..1u32 << nl {
         let state = bits(s, nl);
-        let initial = state.iter().zip(&aig.latches).all(|(v, l)| match l.reset {
-            Reset::Zero => !v,
-            Reset::One => *v,
-            Reset::Free => true,
-        });
-        if initial {
+        if is_initial(aig, &state) {
             assert!(
                 holds(&state),
                 "initial state {state:?} violates the invariant"

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use hypermut_aig::{simulate, Lit, Reset};
+use hypermut_aig::{simulate, Lit, Reset, SimTrace};
 use hypermut_hyper::{fixed_copy, HyperError, MutantProduct};
 use hypermut_ir::{Role, Value, VarId};
 use hypermut_prove::{values_per_frame, Enumerated};
@@ -121,17 +121,7 @@ pub fn allowed_outputs(
     // are the output bits in the order of `original.outputs`.
     let trace = simulate(&original.aig, &[], &grounded);
     let watch: Vec<Lit> = original.outputs.iter().flatten().copied().collect();
-    let expected: Vec<Vec<(Lit, bool)>> = trace
-        .frames
-        .iter()
-        .map(|f| {
-            watch
-                .iter()
-                .copied()
-                .zip(f.outputs.iter().copied())
-                .collect()
-        })
-        .collect();
+    let expected = outputs_per_frame(&trace, &watch);
     // Without nondeterminism (no free input, every latch reset) the original has one run:
     // each step allows exactly its expected outputs, up to the first frame whose
     // constraints fail, and none after it.
@@ -194,6 +184,22 @@ pub fn allowed_outputs(
             capped: e.capped,
         })
         .collect())
+}
+
+/// Per frame of `trace`, each output literal of `watch` (the AIGER outputs, in order) with
+/// its value.
+fn outputs_per_frame(trace: &SimTrace, watch: &[Lit]) -> Vec<Vec<(Lit, bool)>> {
+    trace
+        .frames
+        .iter()
+        .map(|f| {
+            watch
+                .iter()
+                .copied()
+                .zip(f.outputs.iter().copied())
+                .collect()
+        })
+        .collect()
 }
 
 /// The runner's verdict on one step: `observed` are the outputs the system under test
@@ -587,18 +593,7 @@ mod tests {
                 .map(|_| (0..n).map(|_| Some(coin())).collect())
                 .collect();
             let got = allowed_outputs(&mp, &private, &run, 5, 8, None).expect("lists");
-            let trace = simulate(&original.aig, &[], &run);
-            let expected: Vec<Vec<(Lit, bool)>> = trace
-                .frames
-                .iter()
-                .map(|f| {
-                    watch
-                        .iter()
-                        .copied()
-                        .zip(f.outputs.iter().copied())
-                        .collect()
-                })
-                .collect();
+            let expected = outputs_per_frame(&simulate(&original.aig, &[], &run), &watch);
             let enumerated = values_per_frame(&original.aig, &run, &expected, &watch, 5, 8, None)
                 .expect("enumerates");
             for (step, (g, e)) in got.iter().zip(&enumerated).enumerate() {

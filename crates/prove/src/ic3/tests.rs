@@ -11,21 +11,13 @@ use crate::certificate::{check_certificate, Certificate};
 use crate::engine::Engine;
 use crate::limits::Limits;
 use crate::testutil::{
-    assert_invariant_explicit, eval_frame, lit_val, next_state, random_aig, shortest_depth, Rng,
-    Shape,
+    assert_invariant_explicit, eval_frame, is_initial, lit_val, next_state, random_aig,
+    shortest_depth, Rng, Shape,
 };
 use crate::verdict::Verdict;
 
 fn bits(x: u32, n: usize) -> Vec<bool> {
     (0..n).map(|i| x >> i & 1 == 1).collect()
-}
-
-fn is_initial(aig: &Aig, state: &[bool]) -> bool {
-    state.iter().zip(&aig.latches).all(|(v, l)| match l.reset {
-        Reset::Zero => !v,
-        Reset::One => *v,
-        Reset::Free => true,
-    })
 }
 
 /// Successors of `state` under every input vector that satisfies the constraints.

@@ -7,8 +7,8 @@ use super::Reach;
 use crate::certificate::{check_certificate, CertError, Certificate};
 use crate::engine::Engine;
 use crate::testutil::{
-    assert_invariant_explicit, eval_frame, lit_val, next_state, random_aig, shortest_depth, Rng,
-    Shape,
+    assert_invariant_explicit, eval_frame, is_initial, lit_val, next_state, random_aig,
+    shortest_depth, Rng, Shape,
 };
 use crate::verdict::Verdict;
 
@@ -201,13 +201,8 @@ fn circuit_invariant_valid(aig: &Aig, gates: &[(Lit, Lit)], holds: Lit) -> Resul
     };
     for s in 0..1u32 << nl {
         let state = bits(s, nl);
-        let initial = state.iter().zip(&aig.latches).all(|(v, l)| match l.reset {
-            Reset::Zero => !v,
-            Reset::One => *v,
-            Reset::Free => true,
-        });
         let holds_here = inv(&state)?;
-        if initial && !holds_here {
+        if is_initial(aig, &state) && !holds_here {
             return Ok(false);
         }
         if !holds_here {
