@@ -3,7 +3,8 @@
 //! (`docs/method.md` §7.4), with the stage that answered.
 //!
 //! The schedule `testgen` uses for each mutant is [`Schedule::sliced`]: signal correspondence
-//! first (equivalent mutants are proved at once), then BMC up to a bound for the shortest
+//! first (equivalent mutants are proved at once), BDD reachability (small circuits are
+//! decided whatever the depth of their kills), then BMC up to a bound for the shortest
 //! killing tests, then IC3 for deeper tests and the remaining proofs, and a last slice of
 //! BMC without bound for kills hundreds of frames deep whose frames are easy; neither the
 //! kills nor the proofs wait for the whole time limit of the other. When
@@ -172,7 +173,8 @@ impl Schedule {
     }
 
     /// The schedule for mutants: when `prove`, signal correspondence (a fifth of the time),
-    /// then BMC to `bound` (half of what is left), IC3 (85 % of what is left), then BMC
+    /// BDD reachability (a quarter of what is left; it decides small circuits at any depth
+    /// and gives up at once on large ones), then BMC to `bound` (half of what is left), IC3 (85 % of what is left), then BMC
     /// without bound while frames are cheap (the rest: kills deeper than `bound` that IC3 is
     /// slow to reach); otherwise BMC alone.
     pub fn sliced(bound: usize, prove: bool) -> Self {
@@ -182,6 +184,7 @@ impl Schedule {
         Schedule {
             stages: vec![
                 Stage::Scorr(Scorr::default()),
+                Stage::Reach(Reach::default()),
                 Stage::CheapBmc {
                     bound,
                     frame_conflicts: SHORT_BMC_FRAME_CONFLICTS,
@@ -192,7 +195,7 @@ impl Schedule {
                     frame_conflicts: DEEP_BMC_FRAME_CONFLICTS,
                 },
             ],
-            shares: vec![0.2, 0.5, 0.85, 1.0],
+            shares: vec![0.2, 0.25, 0.5, 0.85, 1.0],
             seeded: true,
         }
     }
@@ -326,9 +329,29 @@ mod tests {
         assert_eq!(s.stage_name(r.stage), Some("bmc"));
     }
 
+    /// `s` with its BDD stage limited to no variables, so that it gives up at once (as on
+    /// a large circuit).
+    fn without_bdd(mut s: Schedule) -> Schedule {
+        for stage in &mut s.stages {
+            if let Stage::Reach(r) = stage {
+                r.max_variables = 0;
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn the_sliced_schedule_kills_small_circuits_by_bdd_reachability() {
+        let s = Schedule::sliced(3, true);
+        let limits = Limits::timeout(Some(Duration::from_secs(60)));
+        let r = s.run(&counter(true), &limits);
+        assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+        assert_eq!(s.stage_name(r.stage), Some("bdd"));
+    }
+
     #[test]
     fn the_sliced_schedule_proves_by_correspondence_and_kills_by_bmc() {
-        let s = Schedule::sliced(10, true);
+        let s = without_bdd(Schedule::sliced(10, true));
         let limits = Limits::timeout(Some(Duration::from_secs(60)));
         let r = s.run(&counter(false), &limits);
         assert!(matches!(r.verdict, Verdict::Safe(_)));
@@ -337,7 +360,7 @@ mod tests {
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         assert_eq!(s.stage_name(r.stage), Some("bmc"));
         // A kill deeper than the bound, with and without a deadline.
-        let s = Schedule::sliced(3, true);
+        let s = without_bdd(Schedule::sliced(3, true));
         for limits in [limits.clone(), Limits::none()] {
             let r = s.run(&counter(true), &limits);
             assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
@@ -368,7 +391,7 @@ mod tests {
             Verdict::Unknown(_)
         ));
         // The unseeded schedule (a mutant's second try) answers alike.
-        let s = Schedule::sliced(3, true).unseeded();
+        let s = without_bdd(Schedule::sliced(3, true)).unseeded();
         assert!(!s.seeded);
         assert!(matches!(
             s.run(&counter(false), &limits).verdict,

@@ -49,9 +49,13 @@ pub const SWEEP_BUDGET: Duration = Duration::from_secs(3600);
 pub const RANDOM_ROUNDS: usize = 8;
 
 /// Share of a mutant's engine time that BDD reachability may use on the unoptimised product
-/// before the schedule starts (`docs/method.md` §7.9); it gives up at once on products with
-/// many latches.
+/// before the schedule starts (`docs/method.md` §7.9).
 pub const QUICK_BDD_SHARE: f64 = 0.25;
+
+/// BDD variables (inputs plus twice the latches) of the whole unoptimised product up to
+/// which BDD reachability runs on it before the schedule; a larger product gets its BDD
+/// stage in the schedule, after the product is optimised and signal correspondence tried.
+pub const QUICK_BDD_VARIABLES: usize = 80;
 
 /// The circuit the engines get for a product or model circuit `aig`, and the one `hypermut
 /// aiger` and `hypermut product` write: `aig` logic-optimised (`docs/method.md` §7.7): the
@@ -542,8 +546,12 @@ fn certified(d: &mut Decision, aig: &Aig, cert: &Certificate, id: usize) -> Resu
     })
 }
 
-/// BDD reachability on `aig` in [`QUICK_BDD_SHARE`] of the time `limits` leave.
+/// BDD reachability on `aig` in [`QUICK_BDD_SHARE`] of the time `limits` leave, when `aig`
+/// has at most [`QUICK_BDD_VARIABLES`] inputs and latch variables.
 fn quick_bdd(aig: &Aig, limits: &Limits) -> Verdict {
+    if aig.inputs.len() + 2 * aig.latches.len() > QUICK_BDD_VARIABLES {
+        return Verdict::Unknown("a product too large for BDD reachability first".into());
+    }
     let mut slice = limits.clone();
     if let Some(deadline) = limits.deadline {
         let now = Instant::now();
