@@ -37,7 +37,11 @@ pub const REACH_NODE_LIMIT: usize = 400_000;
 /// Clauses a safe answer's invariant may have in clause form; the reachable states are
 /// given as a circuit instead when they need more (or when finding the clauses takes
 /// longer than the search did).
-pub const REACH_MAX_CLAUSES: usize = 2_000;
+pub const REACH_MAX_CLAUSES: usize = 20_000;
+
+/// The least time [`Reach`] spends looking for the clause form of an invariant (at least
+/// four times what the search took): clauses are much cheaper for the checker than a circuit.
+pub const CLAUSE_BUDGET: Duration = Duration::from_millis(500);
 
 /// BDD-based forward reachability (complete for circuits whose BDDs stay within the limits).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,8 +142,8 @@ impl Reach {
     }
 
     /// The reachable states as a certificate: as clauses when an irredundant prime cover
-    /// of the unreachable ones has at most [`Reach::max_clauses`] cubes and takes no longer
-    /// to find than the search since `started` took (clauses are much cheaper to check),
+    /// of the unreachable ones has at most [`Reach::max_clauses`] cubes and takes at most
+    /// four times as long to find as the search since `started` (or [`CLAUSE_BUDGET`]),
     /// as a circuit otherwise.
     fn certificate(
         &self,
@@ -148,7 +152,8 @@ impl Reach {
         reachable: &Bdd,
         started: Instant,
     ) -> Result<Certificate, TooLarge> {
-        let budget = Limits::timeout(Some(started.elapsed().max(Duration::from_millis(20))));
+        let search = started.elapsed();
+        let budget = Limits::timeout(Some((search * 4).max(CLAUSE_BUDGET)));
         if self.max_clauses > 0 {
             if let Some(clauses) = space.clauses(aig, reachable, self.max_clauses, &budget) {
                 return Ok(Certificate::Invariant { clauses });
