@@ -55,6 +55,20 @@ impl Limits {
         }
     }
 
+    /// The limits of a slice of the time left: the same cancellation flags and a deadline
+    /// `share` (0 to 1) of the way from now to this deadline (none without one).
+    pub fn slice(&self, share: f64) -> Limits {
+        let mut sliced = self.clone();
+        if let Some(deadline) = self.deadline {
+            if share < 1.0 {
+                let now = Instant::now();
+                let left = deadline.saturating_duration_since(now);
+                sliced.deadline = Some(now + left.mul_f64(share.clamp(0.0, 1.0)));
+            }
+        }
+        sliced
+    }
+
     /// Whether any limit is set (so that a terminator is worth attaching).
     pub fn is_limited(&self) -> bool {
         self.deadline.is_some() || !self.stop.is_empty()

@@ -25,7 +25,7 @@ use crate::engine::Engine;
 use crate::limits::Limits;
 use crate::reduced_verdict::{checked_certificate, checked_witness, trivial_verdict};
 use crate::verdict::Verdict;
-use space::{Space, TooLarge};
+use space::{GaveUp, Space};
 
 /// BDD variables (inputs plus twice the latches in the cone of influence) beyond which
 /// [`Reach::default`] does not start.
@@ -81,9 +81,7 @@ impl Engine for Reach {
             Ok(Verdict::Unsafe(w)) => checked_witness(aig, w),
             Ok(Verdict::Safe(cert)) => checked_certificate(aig, cert, limits),
             Ok(unknown) => unknown,
-            Err(TooLarge::TimeUp) => {
-                Verdict::Unknown("BDD reachability: time limit reached".into())
-            }
+            Err(GaveUp::TimeUp) => Verdict::Unknown("BDD reachability: time limit reached".into()),
             Err(e) => Verdict::Unknown(format!("BDD reachability gave up: {e}")),
         }
     }
@@ -91,7 +89,7 @@ impl Engine for Reach {
 
 impl Reach {
     /// The breadth-first search for `aig.bad[0]`, unchecked.
-    fn search(&self, aig: &Aig, limits: &Limits) -> Result<Verdict, TooLarge> {
+    fn search(&self, aig: &Aig, limits: &Limits) -> Result<Verdict, GaveUp> {
         let Some(bad) = aig.bad.first() else {
             return Ok(Verdict::Unknown("no bad property".into()));
         };
@@ -151,7 +149,7 @@ impl Reach {
         space: &Space,
         reachable: &Bdd,
         started: Instant,
-    ) -> Result<Certificate, TooLarge> {
+    ) -> Result<Certificate, GaveUp> {
         let search = started.elapsed();
         let budget = Limits::timeout(Some((search * 4).max(CLAUSE_BUDGET)));
         if self.max_clauses > 0 {

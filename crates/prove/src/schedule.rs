@@ -208,19 +208,6 @@ impl Schedule {
         self
     }
 
-    /// The limits of a stage with share `share` starting now under `limits`.
-    fn slice(limits: &Limits, share: f64) -> Limits {
-        let mut sliced = limits.clone();
-        if let Some(deadline) = limits.deadline {
-            if share < 1.0 {
-                let now = std::time::Instant::now();
-                let left = deadline.saturating_duration_since(now);
-                sliced.deadline = Some(now + left.mul_f64(share.clamp(0.0, 1.0)));
-            }
-        }
-        sliced
-    }
-
     /// Runs the stages in order: a later stage starts only when the earlier ones answered
     /// `Unknown` and the limits are not reached yet.
     pub fn run(&self, aig: &Aig, limits: &Limits) -> Scheduled {
@@ -248,7 +235,7 @@ impl Schedule {
                 lemmas.clear();
             }
             last = Scheduled {
-                verdict: stage.check(aig, &Schedule::slice(limits, share), &mut lemmas),
+                verdict: stage.check(aig, &limits.slice(share), &mut lemmas),
                 stage: Some(k),
             };
             if !matches!(last.verdict, Verdict::Unknown(_)) {
@@ -433,14 +420,14 @@ mod tests {
     #[test]
     fn a_slice_ends_at_its_share_of_the_time_left() {
         let limits = Limits::timeout(Some(Duration::from_secs(100)));
-        let half = Schedule::slice(&limits, 0.5);
+        let half = limits.slice(0.5);
         let left = half
             .deadline
             .expect("a deadline")
             .saturating_duration_since(std::time::Instant::now());
         assert!(left <= Duration::from_secs(50) && left > Duration::from_secs(45));
-        assert_eq!(Schedule::slice(&limits, 1.0).deadline, limits.deadline);
-        assert_eq!(Schedule::slice(&Limits::none(), 0.5).deadline, None);
+        assert_eq!(limits.slice(1.0).deadline, limits.deadline);
+        assert_eq!(Limits::none().slice(0.5).deadline, None);
     }
 
     #[test]

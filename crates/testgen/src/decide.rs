@@ -227,8 +227,8 @@ impl<'a> Decider<'a> {
         let Verdict::Safe(cert) = run.verdict else {
             return Ok(None);
         };
-        let how = certified(d, &circuit, &cert, m.id)?;
         let engine = self.schedule.stage_name(run.stage).unwrap_or("static");
+        let how = certified(d, &circuit, &cert, m.id, engine)?;
         Ok(Some((
             format!("inclusion-{engine}"),
             format!(
@@ -500,7 +500,8 @@ impl<'a> Decider<'a> {
             Verdict::Safe(cert) => {
                 d.record.outcome = MutantVerdict::Equivalent;
                 let circuit = circuit.unwrap_or_else(|| solver_circuit(&p.aig));
-                d.record.reason = certified(d, &circuit, &cert, m.id)?;
+                let engine = d.record.engine.clone().unwrap_or_default();
+                d.record.reason = certified(d, &circuit, &cert, m.id, &engine)?;
             }
             Verdict::Unknown(r) => {
                 rec.outcome = MutantVerdict::Unknown;
@@ -511,39 +512,39 @@ impl<'a> Decider<'a> {
     }
 }
 
-/// The reason text of an equivalence proved by `cert` on the product `aig` of mutant `id`;
-/// an inductive invariant is stored as a certificate circuit in `d`.
-fn certified(d: &mut Decision, aig: &Aig, cert: &Certificate, id: usize) -> Result<String> {
-    Ok(match cert {
+/// The reason text of an equivalence proved by `cert` (found by `engine`, as results name
+/// engines) on the product `aig` of mutant `id`; an invariant or a set of equalities is
+/// stored as a certificate circuit in `d`.
+fn certified(
+    d: &mut Decision,
+    aig: &Aig,
+    cert: &Certificate,
+    id: usize,
+    engine: &str,
+) -> Result<String> {
+    let how = match cert {
+        Certificate::Trivial => return Ok("the kill property is constant false".into()),
+        Certificate::KInduction { k, .. } => return Ok(format!("k-induction at depth {k}")),
+        Certificate::Invariant { clauses } if engine.ends_with("bdd") => format!(
+            "BDD reachability: the reachable states as an inductive invariant of {} clauses",
+            clauses.len()
+        ),
         Certificate::Invariant { clauses } => {
-            d.certificate = Some(witness_circuit(aig, cert)?);
-            d.record.certificate = Some(layout::certificate_file(id));
-            format!(
-                "IC3: an inductive invariant of {} clauses, re-checked by a separate SAT solver",
-                clauses.len()
-            )
+            format!("IC3: an inductive invariant of {} clauses", clauses.len())
         }
-        Certificate::Equalities { pairs } => {
-            d.certificate = Some(witness_circuit(aig, cert)?);
-            d.record.certificate = Some(layout::certificate_file(id));
-            format!(
-                "signal correspondence: {} equalities between the two copies' state, inductive, \
-                 re-checked by a separate SAT solver",
-                pairs.len()
-            )
-        }
-        Certificate::Circuit { gates, .. } => {
-            d.certificate = Some(witness_circuit(aig, cert)?);
-            d.record.certificate = Some(layout::certificate_file(id));
-            format!(
-                "BDD reachability: the reachable states as an inductive invariant circuit of {} \
-                 gates, re-checked by a separate SAT solver",
-                gates.len()
-            )
-        }
-        Certificate::Trivial => "the kill property is constant false".into(),
-        Certificate::KInduction { k, .. } => format!("k-induction at depth {k}"),
-    })
+        Certificate::Circuit { gates, .. } => format!(
+            "BDD reachability: the reachable states as an inductive invariant circuit of {} \
+             gates",
+            gates.len()
+        ),
+        Certificate::Equalities { pairs } => format!(
+            "signal correspondence: {} equalities between the two copies' state, inductive",
+            pairs.len()
+        ),
+    };
+    d.certificate = Some(witness_circuit(aig, cert)?);
+    d.record.certificate = Some(layout::certificate_file(id));
+    Ok(format!("{how}, re-checked by a separate SAT solver"))
 }
 
 /// BDD reachability on `aig` in [`QUICK_BDD_SHARE`] of the time `limits` leave, when `aig`
@@ -552,16 +553,7 @@ fn quick_bdd(aig: &Aig, limits: &Limits) -> Verdict {
     if aig.inputs.len() + 2 * aig.latches.len() > QUICK_BDD_VARIABLES {
         return Verdict::Unknown("a product too large for BDD reachability first".into());
     }
-    let mut slice = limits.clone();
-    if let Some(deadline) = limits.deadline {
-        let now = Instant::now();
-        slice.deadline = Some(
-            now + deadline
-                .saturating_duration_since(now)
-                .mul_f64(QUICK_BDD_SHARE),
-        );
-    }
-    Reach::default().check_limited(aig, &slice)
+    Reach::default().check_limited(aig, &limits.slice(QUICK_BDD_SHARE))
 }
 
 /// AND gates of the model's circuit after the nd transformation (the base of ΔGates).

@@ -3,9 +3,9 @@
 //!
 //! Only the inputs and latches in the cone of influence of the checked signals get
 //! variables. They are ordered inputs first, then for each latch in latch order its
-//! current-state variable directly followed by its next-state variable. Keeping the two of a latch
-//! adjacent makes renaming next-state variables to current-state ones an order-preserving
-//! relabelling, and the latch order of hypermut's products already interleaves the
+//! current-state variable directly followed by its next-state variable. Keeping the two of
+//! a latch adjacent makes renaming next-state variables to current-state ones an
+//! order-preserving relabelling, and the latch order of hypermut's products already interleaves the
 //! original's and the mutant's copy of each register bit.
 
 use biodivine_lib_bdd::{
@@ -17,9 +17,10 @@ use super::cover::{sum_of_products, Cube};
 use crate::limits::Limits;
 use crate::unroll::{cone_of_influence, UnrollError};
 
-/// Why the BDDs of a circuit were not built or a BDD operation was abandoned.
+/// Why BDD reachability gave up: the circuit or a BDD too large, the time up, or an
+/// internal inconsistency.
 #[derive(Debug, thiserror::Error)]
-pub(crate) enum TooLarge {
+pub(crate) enum GaveUp {
     /// The circuit is malformed.
     #[error(transparent)]
     Malformed(#[from] UnrollError),
@@ -32,6 +33,9 @@ pub(crate) enum TooLarge {
     /// An AND gate reads a variable that is not built before it (the gate's variable).
     #[error("AND gate {0} is not in topological order")]
     Unordered(usize),
+    /// A signal reads an input or latch that got no BDD variable (the signal's variable).
+    #[error("variable {0} reads an input or latch outside the cone of influence")]
+    OutsideCone(usize),
     /// Relabelling next-state variables did not give a BDD (an image left a current-state
     /// variable in its result).
     #[error("an image still reads current-state variables")]
@@ -51,26 +55,26 @@ pub(crate) enum TooLarge {
 /// Nodes a cluster of the transition relation grows to before the next one starts.
 pub(crate) const CLUSTER_NODES: usize = 2_500;
 
-/// A transition relation as a conjunction of clusters, with the variables an image
-/// quantifies after each.
+/// A transition relation as a conjunction of clusters, with the input and current-state
+/// variables an image quantifies after each.
 pub(crate) struct Relation {
     /// The conjuncts (over inputs, current and next state).
     clusters: Vec<Bdd>,
-    /// Quantification of the input and current-state variables.
-    forward: Schedule,
+    /// When the image quantifies the input and current-state variables.
+    quantified: Quantification,
 }
 
 /// When variables are quantified while clusters are conjoined in order: each right after
 /// the last cluster that reads it (early quantification).
-struct Schedule {
+struct Quantification {
     /// Variables no cluster reads (quantified before the first).
     first: Vec<BddVariable>,
     /// Per cluster: the variables no later cluster reads.
     after: Vec<Vec<BddVariable>>,
 }
 
-impl Schedule {
-    fn new(clusters: &[Bdd], vars: &[BddVariable], num_vars: usize) -> Schedule {
+impl Quantification {
+    fn new(clusters: &[Bdd], vars: &[BddVariable], num_vars: usize) -> Quantification {
         let mut last: Vec<Option<usize>> = vec![None; num_vars];
         for (k, c) in clusters.iter().enumerate() {
             for v in c.support_set() {
@@ -85,7 +89,7 @@ impl Schedule {
                 None => first.push(*v),
             }
         }
-        Schedule { first, after }
+        Quantification { first, after }
     }
 }
 
@@ -94,7 +98,7 @@ pub(crate) struct Space {
     vars: BddVariableSet,
     /// The AIG indices of the latches in the cone, in order.
     latch_ids: Vec<usize>,
-    /// Per AIG input: its position in `input_ids`.
+    /// Per AIG input: its position among the inputs in the cone.
     input_pos: Vec<Option<usize>>,
     /// Per AIG latch: its position in `latch_ids`.
     latch_pos: Vec<Option<usize>>,
@@ -120,7 +124,7 @@ impl Space {
         max_vars: usize,
         node_limit: usize,
         limits: &Limits,
-    ) -> Result<Space, TooLarge> {
+    ) -> Result<Space, GaveUp> {
         let in_cone = cone_of_influence(aig, roots)?;
         let input_ids: Vec<usize> = (0..aig.inputs.len())
             .filter(|i| in_cone[aig.inputs[*i].lit.var() as usize])
@@ -130,7 +134,7 @@ impl Space {
             .collect();
         let n = input_ids.len() + 2 * latch_ids.len();
         if n > max_vars || n >= usize::from(u16::MAX) {
-            return Err(TooLarge::Variables(n));
+            return Err(GaveUp::Variables(n));
         }
         let positions = |ids: &[usize], len: usize| {
             let mut pos = vec![None; len];
@@ -160,7 +164,7 @@ impl Space {
     }
 
     /// The AIG indices of the latches in the cone, in order (the latches of
-    /// [`Space::state_of`] and [`Space::next_functions`]).
+    /// [`Space::state_of`] and of the next-state functions [`Space::transition`] takes).
     pub(crate) fn latches(&self) -> &[usize] {
         &self.latch_ids
     }
@@ -183,9 +187,9 @@ impl Space {
         a: &Bdd,
         b: &Bdd,
         op: impl Fn(Option<bool>, Option<bool>) -> Option<bool>,
-    ) -> Result<Option<Bdd>, TooLarge> {
+    ) -> Result<Option<Bdd>, GaveUp> {
         if self.limits.reached() {
-            return Err(TooLarge::TimeUp);
+            return Err(GaveUp::TimeUp);
         }
         Ok(Bdd::binary_op_with_limit(limit, a, b, op))
     }
@@ -196,24 +200,24 @@ impl Space {
         a: &Bdd,
         b: &Bdd,
         op: impl Fn(Option<bool>, Option<bool>) -> Option<bool>,
-    ) -> Result<Bdd, TooLarge> {
+    ) -> Result<Bdd, GaveUp> {
         self.apply(self.node_limit, a, b, op)?
-            .ok_or(TooLarge::Nodes(self.node_limit))
+            .ok_or(GaveUp::Nodes(self.node_limit))
     }
 
-    /// `a ∧ b`, or `TooLarge` when the result exceeds the node limit.
-    pub(crate) fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooLarge> {
+    /// `a ∧ b`, or `GaveUp` when the result exceeds the node limit.
+    pub(crate) fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, GaveUp> {
         self.apply_within(a, b, op_function::and)
     }
 
-    /// `a ∨ b`, or `TooLarge` when the result exceeds the node limit.
-    pub(crate) fn or(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooLarge> {
+    /// `a ∨ b`, or `GaveUp` when the result exceeds the node limit.
+    pub(crate) fn or(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, GaveUp> {
         self.apply_within(a, b, op_function::or)
     }
 
     /// The functions of `roots` over the input and current-state variables, in the order
     /// given. Gates are built in variable order and dropped after their last reader.
-    pub(crate) fn signals(&self, aig: &Aig, roots: &[Lit]) -> Result<Vec<Bdd>, TooLarge> {
+    pub(crate) fn signals(&self, aig: &Aig, roots: &[Lit]) -> Result<Vec<Bdd>, GaveUp> {
         let nodes = aig.nodes();
         // Readers left per variable within the cone of the roots.
         let mut readers = vec![0u32; nodes.len()];
@@ -240,17 +244,17 @@ impl Space {
                 Node::Input(i) => {
                     let p = self.input_pos.get(i as usize).copied().flatten();
                     self.vars
-                        .mk_var(self.inputs[p.ok_or(TooLarge::Unordered(v))?])
+                        .mk_var(self.inputs[p.ok_or(GaveUp::OutsideCone(v))?])
                 }
                 Node::Latch(i) => {
                     let p = self.latch_pos.get(i as usize).copied().flatten();
-                    self.vars.mk_var(self.cur[p.ok_or(TooLarge::Unordered(v))?])
+                    self.vars.mk_var(self.cur[p.ok_or(GaveUp::OutsideCone(v))?])
                 }
                 Node::And(a, b) => {
                     let fa =
-                        take_reader(&mut built, &mut readers, a).ok_or(TooLarge::Unordered(v))?;
+                        take_reader(&mut built, &mut readers, a).ok_or(GaveUp::Unordered(v))?;
                     let fb =
-                        take_reader(&mut built, &mut readers, b).ok_or(TooLarge::Unordered(v))?;
+                        take_reader(&mut built, &mut readers, b).ok_or(GaveUp::Unordered(v))?;
                     let (na, nb) = (a.is_neg(), b.is_neg());
                     let op = move |l: Option<bool>, r: Option<bool>| match (
                         l.map(|x| x ^ na),
@@ -269,7 +273,7 @@ impl Space {
             .iter()
             .map(|r| {
                 let f = take_reader(&mut built, &mut readers, *r)
-                    .ok_or(TooLarge::Unordered(r.var() as usize))?;
+                    .ok_or(GaveUp::Unordered(r.var() as usize))?;
                 Ok(if r.is_neg() { f.not() } else { f })
             })
             .collect()
@@ -297,7 +301,7 @@ impl Space {
     /// (one per latch) and the constraint `allowed` over inputs and current state, as
     /// clusters of conjuncts of at most [`CLUSTER_NODES`] nodes each (a single conjunct may
     /// be larger).
-    pub(crate) fn transition(&self, next_fns: &[Bdd], allowed: &Bdd) -> Result<Relation, TooLarge> {
+    pub(crate) fn transition(&self, next_fns: &[Bdd], allowed: &Bdd) -> Result<Relation, GaveUp> {
         let mut clusters: Vec<Bdd> = Vec::new();
         let mut current = allowed.clone();
         for (f, v) in next_fns.iter().zip(&self.next) {
@@ -310,24 +314,19 @@ impl Space {
         clusters.push(current);
         let n = usize::from(self.vars.num_vars());
         Ok(Relation {
-            forward: Schedule::new(&clusters, &self.step_vars, n),
+            quantified: Quantification::new(&clusters, &self.step_vars, n),
             clusters,
         })
     }
 
-    /// Conjoins `f` with every cluster of `relation`, quantifying as `schedule` says.
-    fn conjoin(&self, f: &Bdd, relation: &Relation, schedule: &Schedule) -> Result<Bdd, TooLarge> {
-        let mut step = f.exists(&schedule.first);
-        for (cluster, vars) in relation.clusters.iter().zip(&schedule.after) {
-            step = self.and(&step, cluster)?.exists(vars);
-        }
-        Ok(step)
-    }
-
     /// The successors of `states` (over current-state variables) under `relation`, over
     /// current-state variables.
-    pub(crate) fn image(&self, states: &Bdd, relation: &Relation) -> Result<Bdd, TooLarge> {
-        let step = self.conjoin(states, relation, &relation.forward)?;
+    pub(crate) fn image(&self, states: &Bdd, relation: &Relation) -> Result<Bdd, GaveUp> {
+        let q = &relation.quantified;
+        let mut step = states.exists(&q.first);
+        for (cluster, vars) in relation.clusters.iter().zip(&q.after) {
+            step = self.and(&step, cluster)?.exists(vars);
+        }
         self.next_as_current(step)
     }
 
@@ -338,7 +337,7 @@ impl Space {
         states: &Bdd,
         relation: &Relation,
         successor: &[bool],
-    ) -> Result<Bdd, TooLarge> {
+    ) -> Result<Bdd, GaveUp> {
         let fixed = self.next_fixed(successor);
         let mut step = states.clone();
         for cluster in &relation.clusters {
@@ -353,17 +352,17 @@ impl Space {
     }
 
     /// A BDD over next-state variables only, relabelled to the current-state variables.
-    fn next_as_current(&self, f: Bdd) -> Result<Bdd, TooLarge> {
+    fn next_as_current(&self, f: Bdd) -> Result<Bdd, GaveUp> {
         let mut nodes = f.to_nodes();
         for node in nodes.iter_mut().skip(2) {
             // The current-state variable of a latch is the one just before its next-state
             // variable.
             let v = node.var.to_index().checked_sub(1);
-            node.var = BddVariable::from_index(v.ok_or(TooLarge::NotAnImage)?);
+            node.var = BddVariable::from_index(v.ok_or(GaveUp::NotAnImage)?);
         }
         // Moving every variable to its predecessor keeps the order, as no current-state
         // variable is left in `f`: the nodes form a valid BDD again.
-        Bdd::from_nodes(&nodes).map_err(|_| TooLarge::NotAnImage)
+        Bdd::from_nodes(&nodes).map_err(|_| GaveUp::NotAnImage)
     }
 
     /// The pairs fixing every next-state variable to `state` (one value per latch).
@@ -440,7 +439,7 @@ impl Space {
     /// A set of states (over current-state variables) as a circuit over the latches of
     /// `aig`: AND gates numbered after `aig`'s variables, one multiplexer per BDD node, and
     /// the literal of the set (the form of [`crate::Certificate::Circuit`]).
-    pub(crate) fn circuit(&self, aig: &Aig, set: &Bdd) -> Result<(Vec<(Lit, Lit)>, Lit), TooLarge> {
+    pub(crate) fn circuit(&self, aig: &Aig, set: &Bdd) -> Result<(Vec<(Lit, Lit)>, Lit), GaveUp> {
         let base = aig.num_vars();
         let mut gates: Vec<(Lit, Lit)> = Vec::new();
         let mut and = |a: Lit, b: Lit| {
@@ -467,9 +466,9 @@ impl Space {
                     set.high_link_of(p).to_index(),
                 );
                 let (Some(&lo), Some(&hi)) = (lits.get(low), lits.get(high)) else {
-                    return Err(TooLarge::NotAStateSet);
+                    return Err(GaveUp::NotAStateSet);
                 };
-                let latch = self.latch_of(set.var_of(p)).ok_or(TooLarge::NotAStateSet)?;
+                let latch = self.latch_of(set.var_of(p)).ok_or(GaveUp::NotAStateSet)?;
                 let x = aig.latches[latch].lit;
                 let then = and(x, hi);
                 let otherwise = and(!x, lo);
@@ -477,7 +476,7 @@ impl Space {
             };
             lits.push(lit);
         }
-        let holds = *lits.last().ok_or(TooLarge::NotAStateSet)?;
+        let holds = *lits.last().ok_or(GaveUp::NotAStateSet)?;
         Ok((gates, holds))
     }
 }

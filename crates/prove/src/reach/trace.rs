@@ -4,7 +4,7 @@
 use biodivine_lib_bdd::Bdd;
 use hypermut_aig::{Aig, Witness};
 
-use super::space::{Relation, Space, TooLarge};
+use super::space::{GaveUp, Relation, Space};
 
 /// The counterexample through `rings` (ring `j`: the states first reached in `j` steps)
 /// that ends in ring `rings.len() - 1` with inputs satisfying `bad_now` (bad and the
@@ -17,14 +17,14 @@ pub(crate) fn counterexample(
     rings: &[Bdd],
     transition: &Relation,
     bad_now: &Bdd,
-) -> Result<Witness, TooLarge> {
+) -> Result<Witness, GaveUp> {
     let Some((last, earlier)) = rings.split_last() else {
-        return Err(TooLarge::BrokenRings);
+        return Err(GaveUp::BrokenRings);
     };
     let end = space
         .and(last, bad_now)?
         .sat_witness()
-        .ok_or(TooLarge::BrokenRings)?;
+        .ok_or(GaveUp::BrokenRings)?;
     let mut states = vec![space.state_of(&end)];
     let mut inputs = vec![space.inputs_of(&end)];
     for ring in earlier.iter().rev() {
@@ -32,7 +32,7 @@ pub(crate) fn counterexample(
         let step = space
             .predecessors(ring, transition, successor)?
             .sat_witness()
-            .ok_or(TooLarge::BrokenRings)?;
+            .ok_or(GaveUp::BrokenRings)?;
         states.push(space.state_of(&step));
         inputs.push(space.inputs_of(&step));
     }
