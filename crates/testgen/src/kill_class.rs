@@ -294,31 +294,44 @@ enum Shortest {
 
 /// The least depth in `lo..=hi` at which `query` has a solution. A test that kills (definitely
 /// or potentially) with k + 1 steps still kills when a step is appended, so solutions are
-/// monotone in the depth (`docs/method.md` §4.7): the largest depth is decided first, and
-/// the least one is found by bisection, keeping the best solution found when time runs out.
+/// monotone in the depth (`docs/method.md` §4.7): the depths `lo`, `lo + 1`, `lo + 3`,
+/// `lo + 7`, … (up to `hi`) are asked in turn, cheap short unrollings first, and the least
+/// solution is found by bisection below the first depth that has one, keeping the best
+/// solution found when time runs out.
 fn shortest(
     query: &ExistsForall<'_>,
     lo: usize,
     hi: usize,
     deadline: Option<Instant>,
 ) -> Result<Shortest> {
-    let mut best = match query.solve(hi, deadline) {
-        Ok((Some(w), _)) => (w, hi),
-        Ok((None, _)) => return Ok(Shortest::None),
-        Err(BmcError::Interrupted) => return Ok(Shortest::Stopped),
-        Err(e) => return Err(e.into()),
+    let solve = |depth: usize| match query.solve(depth, deadline) {
+        Ok((found, _)) => Ok(Some(found)),
+        Err(BmcError::Interrupted) => Ok(None),
+        Err(e) => Err(Error::from(e)),
     };
-    let (mut a, mut b) = (lo, hi);
+    // Galloping: `a` is the least depth not yet known to have no solution.
+    let (mut a, mut step) = (lo, 1usize);
+    let (mut best, mut b) = loop {
+        let depth = (a + step - 1).min(hi);
+        match solve(depth)? {
+            None => return Ok(Shortest::Stopped),
+            Some(Some(w)) => break ((w, depth), depth),
+            Some(None) if depth >= hi => return Ok(Shortest::None),
+            Some(None) => {
+                a = depth + 1;
+                step = step.saturating_mul(2);
+            }
+        }
+    };
     while a < b {
         let mid = a + (b - a) / 2;
-        match query.solve(mid, deadline) {
-            Ok((Some(w), _)) => {
+        match solve(mid)? {
+            Some(Some(w)) => {
                 best = (w, mid);
                 b = mid;
             }
-            Ok((None, _)) => a = mid + 1,
-            Err(BmcError::Interrupted) => break,
-            Err(e) => return Err(e.into()),
+            Some(None) => a = mid + 1,
+            None => break,
         }
     }
     Ok(Shortest::Found(best.0, best.1))
