@@ -1,5 +1,5 @@
 //! Development driver: `cargo run --release -p hypermut-prove --example prove_file -- FILE
-//! [ic3|bmc|kind|portfolio|scorr] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
+//! [ic3|bmc|cheapbmc|kind|portfolio|sequence|scorr] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
 
 use std::time::{Duration, Instant};
 
@@ -10,7 +10,9 @@ use hypermut_prove::{Bmc, Certificate, Engine, Ic3, Kind, Portfolio, Scorr, Verd
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
-        eprintln!("usage: prove_file FILE [ic3|bmc|kind|portfolio|scorr] [TIMEOUT_S]");
+        eprintln!(
+            "usage: prove_file FILE [ic3|bmc|cheapbmc|kind|portfolio|sequence|scorr] [TIMEOUT_S]"
+        );
         std::process::exit(1);
     };
     let engine = args.get(2).map(String::as_str).unwrap_or("ic3");
@@ -40,6 +42,17 @@ fn main() {
         }
         .check(&aig),
         "portfolio" => Portfolio::with_jobs(3, timeout).check(&aig),
+        // BMC while every frame takes at most HYPERMUT_FRAME_CONFLICTS conflicts (10,000).
+        "cheapbmc" => {
+            let per_frame = std::env::var("HYPERMUT_FRAME_CONFLICTS")
+                .ok()
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(10_000);
+            let limits = hypermut_prove::Limits::timeout(timeout);
+            hypermut_prove::bmc::bmc_while_cheap(&aig, usize::MAX, &limits, per_frame)
+        }
+        "sequence" => hypermut_prove::schedule::Schedule::bdd_then_ic3()
+            .check_limited(&aig, &hypermut_prove::Limits::timeout(timeout)),
         "scorr" => {
             let limits = hypermut_prove::Limits::timeout(timeout);
             let found = Scorr::default().correspondence(&aig, &limits);

@@ -80,12 +80,20 @@ impl Stage {
         }
     }
 
-    /// Runs the stage. A correspondence stage leaves its latch equalities in `lemmas` (as
-    /// clauses), and an IC3 stage starts from them (`Ic3::with_lemmas`).
-    fn check(&self, aig: &Aig, limits: &Limits, lemmas: &mut Vec<Vec<Lit>>) -> Verdict {
+    /// Runs the stage within `limits` (its slice of `whole`, the schedule's limits). A
+    /// correspondence stage leaves its latch equalities in `lemmas` (as clauses), and an IC3
+    /// stage starts from them (`Ic3::with_lemmas`); a correspondence found within the slice
+    /// is confirmed within `whole`.
+    fn check(
+        &self,
+        aig: &Aig,
+        limits: &Limits,
+        whole: &Limits,
+        lemmas: &mut Vec<Vec<Lit>>,
+    ) -> Verdict {
         match self {
             Stage::Scorr(scorr) => {
-                let (verdict, found) = scorr.check_keeping(aig, limits);
+                let (verdict, found) = scorr.check_confirming(aig, limits, whole);
                 if let Some(c) = found {
                     *lemmas = c.latch_clauses(aig);
                 }
@@ -208,6 +216,26 @@ impl Schedule {
         self
     }
 
+    /// The same schedule for a later try on a problem that an earlier try left open: without
+    /// its bounded BMC stages, which would search the same frames within the same conflict
+    /// limits again (the unbounded BMC stage stays: a longer slice takes it deeper).
+    pub fn retried(mut self) -> Self {
+        let bounded = |s: &Stage| {
+            matches!(s, Stage::Bmc { .. })
+                || matches!(s, Stage::CheapBmc { bound, .. } if *bound != usize::MAX)
+        };
+        let (stages, shares) = self
+            .stages
+            .iter()
+            .zip(&self.shares)
+            .filter(|(s, _)| !bounded(s))
+            .map(|(s, f)| (s.clone(), *f))
+            .unzip();
+        self.stages = stages;
+        self.shares = shares;
+        self
+    }
+
     /// Runs the stages in order: a later stage starts only when the earlier ones answered
     /// `Unknown` and the limits are not reached yet.
     pub fn run(&self, aig: &Aig, limits: &Limits) -> Scheduled {
@@ -235,7 +263,7 @@ impl Schedule {
                 lemmas.clear();
             }
             last = Scheduled {
-                verdict: stage.check(aig, &limits.slice(share), &mut lemmas),
+                verdict: stage.check(aig, &limits.slice(share), limits, &mut lemmas),
                 stage: Some(k),
             };
             if !matches!(last.verdict, Verdict::Unknown(_)) {
@@ -391,6 +419,35 @@ mod tests {
         // Without proofs: BMC alone.
         let s = Schedule::sliced(10, false);
         assert_eq!(s.stages, vec![Stage::Bmc { bound: 10 }]);
+    }
+
+    #[test]
+    fn a_retried_schedule_skips_bounded_bmc_and_still_decides() {
+        let s = without_bdd(Schedule::sliced(10, true)).retried();
+        assert_eq!(s.stages.len(), s.shares.len());
+        let names: Vec<_> = (0..s.stages.len()).map(|k| s.stage_name(Some(k))).collect();
+        assert_eq!(
+            names,
+            [Some("scorr"), Some("bdd"), Some("ic3"), Some("bmc")],
+            "{s:?}"
+        );
+        assert!(matches!(
+            s.stages.last(),
+            Some(Stage::CheapBmc {
+                bound: usize::MAX,
+                ..
+            })
+        ));
+        // The shares stay with their stages.
+        assert_eq!(s.shares, [0.2, 0.25, 0.85, 1.0]);
+        let limits = Limits::timeout(Some(Duration::from_secs(60)));
+        let r = s.run(&counter(true), &limits);
+        assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+        assert_eq!(s.stage_name(r.stage), Some("ic3"));
+        let r = s.clone().unseeded().run(&counter(false), &limits);
+        assert!(matches!(r.verdict, Verdict::Safe(_)));
+        // BMC alone has nothing left to retry.
+        assert!(Schedule::bmc_then_ic3(5, false).retried().stages.is_empty());
     }
 
     #[test]

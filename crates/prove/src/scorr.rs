@@ -249,9 +249,22 @@ impl Scorr {
     /// that far (e.g. to seed IC3 with [`Correspondence::latch_clauses`] when the
     /// equalities do not prove safety).
     pub fn check_keeping(&self, aig: &Aig, limits: &Limits) -> (Verdict, Option<Correspondence>) {
+        self.check_confirming(aig, limits, limits)
+    }
+
+    /// [`Scorr::check_keeping`] with the search for the correspondence under `search` and
+    /// the confirmation of a proof it finds (does it exclude the bad states; the certificate
+    /// re-check) under `confirm`: a schedule gives the search a slice of its time, and a
+    /// proof found within the slice is confirmed rather than thrown away when the slice ends.
+    pub fn check_confirming(
+        &self,
+        aig: &Aig,
+        search: &Limits,
+        confirm: &Limits,
+    ) -> (Verdict, Option<Correspondence>) {
         let mut found = None;
         let verdict = self
-            .verdict(aig, limits, &mut found)
+            .verdict(aig, search, confirm, &mut found)
             .unwrap_or_else(|e| Verdict::Unknown(e.to_string()));
         (verdict, found)
     }
@@ -259,6 +272,7 @@ impl Scorr {
     fn verdict(
         &self,
         aig: &Aig,
+        search: &Limits,
         limits: &Limits,
         keep: &mut Option<Correspondence>,
     ) -> Result<Verdict, ScorrError> {
@@ -266,7 +280,7 @@ impl Scorr {
         if bad == Lit::FALSE {
             return Ok(Verdict::Safe(Certificate::Trivial));
         }
-        let found = self.correspondence(aig, limits)?;
+        let found = self.correspondence(aig, search)?;
         *keep = Some(found.clone());
         if found.equalities.is_empty() {
             return Ok(Verdict::Unknown("no signal correspondence".into()));

@@ -118,8 +118,9 @@ pub struct Decider<'a> {
     model: &'a Model,
     options: DecideOptions,
     schedule: Schedule,
-    /// The schedule of a mutant's second try ([`Decider::decide_again`]).
-    retry: Schedule,
+    /// The schedules of a mutant's later tries ([`Decider::decide_again`]): IC3 without
+    /// and with correspondence's equalities, in turn.
+    retries: [Schedule; 2],
     ands_orig: Option<usize>,
     smv_recheck: Option<SmvOptions>,
     locator: Locator,
@@ -133,7 +134,12 @@ impl<'a> Decider<'a> {
             model,
             options: options.clone(),
             schedule: Schedule::sliced(options.bound, options.prove),
-            retry: Schedule::sliced(options.bound, options.prove).unseeded(),
+            retries: [
+                Schedule::sliced(options.bound, options.prove)
+                    .unseeded()
+                    .retried(),
+                Schedule::sliced(options.bound, options.prove).retried(),
+            ],
             ands_orig: original_ands(&model.system).ok(),
             smv_recheck: model.smv_recheck(),
             locator: Locator::new(model),
@@ -152,11 +158,13 @@ impl<'a> Decider<'a> {
         self.decide_with(m, Some((timeout, &self.schedule)))
     }
 
-    /// A second try on a mutant a first one left unknown, the engines limited to `timeout`:
-    /// IC3 starts from nothing instead of from correspondence's equalities, so that the
-    /// second try does not repeat the first (`docs/method.md` §7.4).
-    pub fn decide_again(&self, m: &Mutant, timeout: Duration) -> Decision {
-        self.decide_with(m, Some((timeout, &self.retry)))
+    /// Try number `attempt` (1 for the second) on a mutant that the earlier ones left
+    /// unknown, the engines limited to `timeout`. The bounded BMC stage, done already, is
+    /// skipped; IC3 starts from nothing on odd attempts and from correspondence's equalities
+    /// on even ones, so that a try does not repeat the one before (`docs/method.md` §7.4).
+    pub fn decide_again(&self, m: &Mutant, timeout: Duration, attempt: usize) -> Decision {
+        let schedule = &self.retries[(attempt + 1) % 2];
+        self.decide_with(m, Some((timeout, schedule)))
     }
 
     /// Decides mutant `m` again with the tests pooled since (fault dropping only, no engine):

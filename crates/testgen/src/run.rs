@@ -217,11 +217,7 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
                         if left.is_zero() || first >= timeout {
                             return Err((m, before, true));
                         }
-                        let mut d = if attempt % 2 == 1 {
-                            decider.decide_again(m, left.min(try_for))
-                        } else {
-                            decider.decide_within(m, left.min(try_for))
-                        };
+                        let mut d = decider.decide_again(m, left.min(try_for), attempt);
                         d.record.millis += before.record.millis;
                         if d.record.outcome == MutantVerdict::Unknown {
                             let spent = Duration::from_millis(d.record.millis);
@@ -295,19 +291,19 @@ fn found_later(open: Decision, mut later: Decision) -> Decision {
     later
 }
 
-/// The engines' time limit of the first pass over the mutants: a fifth of `timeout` (at
+/// The engines' time limit of the first pass over the mutants: an eighth of `timeout` (at
 /// least [`FIRST_PASS_MIN`]) when `tries` (the tests are replayed on other mutants and IC3
 /// runs: a later try may decide what an earlier one did not), else all of it.
 pub fn first_pass(timeout: Duration, tries: bool) -> Duration {
     if tries {
-        (timeout / 5).max(FIRST_PASS_MIN).min(timeout)
+        (timeout / 8).max(FIRST_PASS_MIN).min(timeout)
     } else {
         timeout
     }
 }
 
 /// How many times at most the engines try one mutant (the first pass included).
-pub const TRIES: usize = 3;
+pub const TRIES: usize = 4;
 
 /// The shortest first pass (shorter time limits get one pass).
 pub const FIRST_PASS_MIN: Duration = Duration::from_secs(2);
