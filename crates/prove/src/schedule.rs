@@ -208,6 +208,28 @@ impl Schedule {
         }
     }
 
+    /// The schedule of a last try on a mutant that shorter tries left open: signal
+    /// correspondence, BDD reachability, IC3 (60 % of what is left), then BMC without bound
+    /// and without a conflict limit per frame for the rest. The hard middle frames of a
+    /// large product, on which the cheap BMC stages give up, are searched in full here: a
+    /// kill a few frames deep behind one frame of 100,000 conflicts is in reach of BMC,
+    /// where IC3 needs a much longer run (`docs/method.md` §7.4).
+    pub fn last_try() -> Self {
+        Schedule {
+            stages: vec![
+                Stage::Scorr(Scorr::default()),
+                Stage::Reach(Reach::default()),
+                Stage::Ic3(Ic3Options::default()),
+                Stage::CheapBmc {
+                    bound: usize::MAX,
+                    frame_conflicts: u32::MAX,
+                },
+            ],
+            shares: vec![0.2, 0.25, 0.6, 1.0],
+            seeded: true,
+        }
+    }
+
     /// The same schedule with IC3 started from nothing: another run of IC3 on the same
     /// problem (seeds change which frames and lemmas IC3 goes through, and neither way wins
     /// everywhere: `docs/method.md` §7.4).
@@ -448,6 +470,28 @@ mod tests {
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         // BMC alone has nothing left to retry.
         assert!(Schedule::bmc_then_ic3(5, false).retried().stages.is_empty());
+    }
+
+    #[test]
+    fn the_last_try_proves_and_kills_beyond_any_bound() {
+        let s = without_bdd(Schedule::last_try());
+        assert_eq!(s.stages.len(), s.shares.len());
+        let limits = Limits::timeout(Some(Duration::from_secs(60)));
+        assert!(matches!(
+            s.run(&counter(false), &limits).verdict,
+            Verdict::Safe(_)
+        ));
+        let r = s.run(&counter(true), &limits);
+        assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+        // Its BMC stage alone: no bound and no conflict limit, until the deadline.
+        let bmc = Schedule {
+            stages: s.stages[3..].to_vec(),
+            shares: vec![1.0],
+            seeded: true,
+        };
+        let r = bmc.run(&counter(true), &limits);
+        assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+        assert_eq!(bmc.stage_name(r.stage), Some("bmc"));
     }
 
     #[test]

@@ -118,9 +118,10 @@ pub struct Decider<'a> {
     model: &'a Model,
     options: DecideOptions,
     schedule: Schedule,
-    /// The schedules of a mutant's later tries ([`Decider::decide_again`]): IC3 without
-    /// and with correspondence's equalities, in turn.
-    retries: [Schedule; 2],
+    /// The schedule of a mutant's second try ([`Decider::decide_again`]).
+    retry: Schedule,
+    /// The schedule of a mutant's last try.
+    last: Schedule,
     ands_orig: Option<usize>,
     smv_recheck: Option<SmvOptions>,
     locator: Locator,
@@ -134,12 +135,10 @@ impl<'a> Decider<'a> {
             model,
             options: options.clone(),
             schedule: Schedule::sliced(options.bound, options.prove),
-            retries: [
-                Schedule::sliced(options.bound, options.prove)
-                    .unseeded()
-                    .retried(),
-                Schedule::sliced(options.bound, options.prove).retried(),
-            ],
+            retry: Schedule::sliced(options.bound, options.prove)
+                .unseeded()
+                .retried(),
+            last: Schedule::last_try(),
             ands_orig: original_ands(&model.system).ok(),
             smv_recheck: model.smv_recheck(),
             locator: Locator::new(model),
@@ -158,12 +157,12 @@ impl<'a> Decider<'a> {
         self.decide_with(m, Some((timeout, &self.schedule)))
     }
 
-    /// Try number `attempt` (1 for the second) on a mutant that the earlier ones left
-    /// unknown, the engines limited to `timeout`. The bounded BMC stage, done already, is
-    /// skipped; IC3 starts from nothing on odd attempts and from correspondence's equalities
-    /// on even ones, so that a try does not repeat the one before (`docs/method.md` §7.4).
-    pub fn decide_again(&self, m: &Mutant, timeout: Duration, attempt: usize) -> Decision {
-        let schedule = &self.retries[(attempt + 1) % 2];
+    /// A later try on a mutant that the earlier ones left unknown, the engines limited to
+    /// `timeout`: IC3 from nothing and no bounded BMC (done already) in the second try, so
+    /// that it does not repeat the first; the last try's schedule ([`Schedule::last_try`])
+    /// ends with BMC that searches hard frames in full (`docs/method.md` §7.4).
+    pub fn decide_again(&self, m: &Mutant, timeout: Duration, last: bool) -> Decision {
+        let schedule = if last { &self.last } else { &self.retry };
         self.decide_with(m, Some((timeout, schedule)))
     }
 

@@ -194,7 +194,7 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
             .collect()
     });
     // Later passes: the pool's tests, then another try of the engines, each try twice as long
-    // as the one before, until a mutant's time is spent; last, one more replay.
+    // as the one before and the last with all the time left; last, one more replay.
     let mut new_records = Vec::new();
     let mut open: Vec<(&Mutant, Box<Decision>)> = Vec::new();
     for r in decided {
@@ -217,11 +217,15 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
                         if left.is_zero() || first >= timeout {
                             return Err((m, before, true));
                         }
-                        let mut d = decider.decide_again(m, left.min(try_for), attempt);
+                        // The last try gets all that is left: a kill or proof that needs
+                        // one long run is not cut into restarts that each fall short.
+                        let last = attempt + 1 >= TRIES;
+                        let within = if last { left } else { left.min(try_for) };
+                        let mut d = decider.decide_again(m, within, last);
                         d.record.millis += before.record.millis;
                         if d.record.outcome == MutantVerdict::Unknown {
                             let spent = Duration::from_millis(d.record.millis);
-                            let done = spent >= timeout || attempt + 1 >= TRIES;
+                            let done = spent >= timeout || last;
                             Err((m, Box::new(d), done))
                         } else {
                             Ok(record(d))
@@ -303,7 +307,7 @@ pub fn first_pass(timeout: Duration, tries: bool) -> Duration {
 }
 
 /// How many times at most the engines try one mutant (the first pass included).
-pub const TRIES: usize = 4;
+pub const TRIES: usize = 3;
 
 /// The shortest first pass (shorter time limits get one pass).
 pub const FIRST_PASS_MIN: Duration = Duration::from_secs(2);
