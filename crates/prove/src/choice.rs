@@ -20,7 +20,7 @@ pub enum EngineChoice {
     Kind,
     /// BDD reachability: complete while its BDDs stay small, with an invariant certificate.
     Bdd,
-    /// BDD reachability then IC3, BMC and k-induction on threads; the first answer wins.
+    /// BDD reachability and IC3, BMC and k-induction on threads; the first answer wins.
     Portfolio,
 }
 

@@ -59,12 +59,24 @@ pub enum Stage {
     /// BDD reachability (complete while its BDDs stay small; gives up at once on circuits
     /// with many latches). Without a deadline it stops after [`UNTIMED_REACH_CAP`].
     Reach(Reach),
+    /// Another stage, for at most `at_most` (within its slice).
+    Capped {
+        /// The stage.
+        stage: Box<Stage>,
+        /// The longest it may run.
+        at_most: std::time::Duration,
+    },
 }
 
 /// Nodes one BDD may have in the BDD stage of [`Schedule::bdd_then_ic3`]: lower than
 /// [`crate::reach::REACH_NODE_LIMIT`], so that a circuit whose BDDs blow up hands over to
 /// IC3 soon.
 pub const SEQUENCE_REACH_NODES: usize = 100_000;
+
+/// How long IC3 runs before BDD reachability in [`Schedule::bdd_then_ic3`]: problems IC3
+/// decides at once (most small ones) are not delayed by building BDDs, which took 0.3–1.8 s
+/// on corpus files IC3 decides in 0.05 s (`docs/method.md` §7.9).
+pub const QUICK_IC3: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// How long a BDD reachability stage runs when the schedule has no deadline.
 pub const UNTIMED_REACH_CAP: std::time::Duration = std::time::Duration::from_secs(10);
@@ -77,6 +89,7 @@ impl Stage {
             Stage::Bmc { .. } | Stage::CheapBmc { .. } => "bmc",
             Stage::Ic3(_) => "ic3",
             Stage::Reach(_) => "bdd",
+            Stage::Capped { stage, .. } => stage.name(),
         }
     }
 
@@ -123,6 +136,12 @@ impl Stage {
                 }
                 reach.clone().check_limited(aig, &capped)
             }
+            Stage::Capped { stage, at_most } => {
+                let mut capped = limits.clone();
+                let cap = std::time::Instant::now() + *at_most;
+                capped.deadline = Some(capped.deadline.map_or(cap, |d| d.min(cap)));
+                stage.check(aig, &capped, whole, lemmas)
+            }
         }
     }
 }
@@ -163,19 +182,24 @@ impl Schedule {
         }
     }
 
-    /// BDD reachability (a tenth of the time, at most [`UNTIMED_REACH_CAP`] without a
-    /// deadline), then IC3 with default options: one thread's engines for any AIGER
-    /// problem (small circuits are decided at any depth, the others go to IC3 at once).
+    /// IC3 for at most [`QUICK_IC3`], then BDD reachability (a tenth of the time, at most
+    /// [`UNTIMED_REACH_CAP`] without a deadline), then IC3 with default options: one
+    /// thread's engines for any AIGER problem (what IC3 decides at once is not delayed by
+    /// building BDDs; small circuits are decided at any depth; the others go to IC3).
     pub fn bdd_then_ic3() -> Self {
         Schedule {
             stages: vec![
+                Stage::Capped {
+                    stage: Box::new(Stage::Ic3(Ic3Options::default())),
+                    at_most: QUICK_IC3,
+                },
                 Stage::Reach(Reach {
                     node_limit: SEQUENCE_REACH_NODES,
                     ..Reach::default()
                 }),
                 Stage::Ic3(Ic3Options::default()),
             ],
-            shares: vec![0.1, 1.0],
+            shares: vec![1.0, 0.1, 1.0],
             seeded: true,
         }
     }
@@ -496,7 +520,16 @@ mod tests {
 
     #[test]
     fn bdd_then_ic3_decides_small_circuits_by_bdd_and_others_by_ic3() {
+        // What IC3 decides at once, it decides before the BDDs are built.
         let s = Schedule::bdd_then_ic3();
+        assert!(matches!(s.stages[0], Stage::Capped { at_most, .. } if at_most == QUICK_IC3));
+        let r = s.run(&counter(false), &Limits::none());
+        assert!(matches!(r.verdict, Verdict::Safe(_)));
+        assert_eq!((r.stage, s.stage_name(r.stage)), (Some(0), Some("ic3")));
+        // Past the quick IC3 stage: BDD reachability, with or without a deadline.
+        let mut s = Schedule::bdd_then_ic3();
+        s.stages.remove(0);
+        s.shares.remove(0);
         for limits in [
             Limits::none(),
             Limits::timeout(Some(Duration::from_secs(60))),
@@ -509,13 +542,36 @@ mod tests {
             assert_eq!(s.stage_name(r.stage), Some("bdd"));
         }
         // The BDD stage gives up (as on a circuit with many latches): IC3 answers.
-        let mut s = Schedule::bdd_then_ic3();
         if let Stage::Reach(r) = &mut s.stages[0] {
             r.max_variables = 0;
         }
         let r = s.run(&counter(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!(s.stage_name(r.stage), Some("ic3"));
+    }
+
+    #[test]
+    fn a_capped_stage_stops_at_its_cap() {
+        let capped = |at_most| Schedule {
+            stages: vec![Stage::Capped {
+                stage: Box::new(Stage::CheapBmc {
+                    bound: usize::MAX,
+                    frame_conflicts: u32::MAX,
+                }),
+                at_most,
+            }],
+            shares: vec![1.0],
+            seeded: true,
+        };
+        // BMC without bound on a safe problem runs until its deadline: the cap's.
+        let limits = Limits::timeout(Some(Duration::from_secs(60)));
+        let start = std::time::Instant::now();
+        let r = capped(Duration::from_millis(200)).run(&counter(false), &limits);
+        assert!(matches!(r.verdict, Verdict::Unknown(_)));
+        assert!(start.elapsed() < Duration::from_secs(30));
+        let r = capped(Duration::from_secs(60)).run(&counter(true), &limits);
+        assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+        assert_eq!(capped(QUICK_IC3).stage_name(Some(0)), Some("bmc"));
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub enum EngineArg {
     Kind,
     /// BDD reachability (complete while the BDDs stay small; certificates for safe results).
     Bdd,
-    /// BDD reachability then IC3, BMC and k-induction on threads; the first answer wins.
+    /// BDD reachability and IC3, BMC and k-induction on threads; the first answer wins.
     Portfolio,
 }
 
@@ -49,7 +49,7 @@ impl From<EngineArg> for EngineChoice {
 pub struct Args {
     /// The circuit (`.aig` binary or `.aag` ASCII AIGER).
     pub file: PathBuf,
-    /// The engine (default: the portfolio, BDD reachability then IC3, BMC and k-induction
+    /// The engine (default: the portfolio, BDD reachability and IC3, BMC and k-induction
     /// on threads, the first answer wins; with `--certificate`, the engines that give certificates).
     #[arg(long, value_enum, default_value = "portfolio")]
     pub engine: EngineArg,
