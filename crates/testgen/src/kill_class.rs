@@ -282,37 +282,47 @@ impl<'a> Queries<'a> {
     }
 }
 
-/// What [`shortest`] found.
-enum Shortest {
-    /// A solution (the companion run) at this depth, the least one that has a solution.
-    Found(Witness, usize),
-    /// No solution at the largest depth, hence at none (see [`shortest`]).
+/// What [`shortest`] found: a solution `W` (the companion run) and its depth.
+#[derive(Debug, PartialEq, Eq)]
+enum Shortest<W = Witness> {
+    /// A solution at this depth, the least one that has a solution.
+    Found(W, usize),
+    /// No solution at the largest depth, hence at none (see [`least_depth`]).
     None,
     /// The deadline came before the largest depth was decided.
     Stopped,
 }
 
-/// The least depth in `lo..=hi` at which `query` has a solution. A test that kills (definitely
-/// or potentially) with k + 1 steps still kills when a step is appended, so solutions are
-/// monotone in the depth (`docs/method.md` §4.7): the depths `lo`, `lo + 1`, `lo + 3`,
-/// `lo + 7`, … (up to `hi`) are asked in turn, cheap short unrollings first, and the least
-/// solution is found by bisection below the first depth that has one, keeping the best
-/// solution found when time runs out.
+/// The least depth in `lo..=hi` at which `query` has a solution ([`least_depth`]).
 fn shortest(
     query: &ExistsForall<'_>,
     lo: usize,
     hi: usize,
     deadline: Option<Instant>,
 ) -> Result<Shortest> {
-    let solve = |depth: usize| match query.solve(depth, deadline) {
+    least_depth(lo, hi, |depth| match query.solve(depth, deadline) {
         Ok((found, _)) => Ok(Some(found)),
         Err(BmcError::Interrupted) => Ok(None),
         Err(e) => Err(Error::from(e)),
-    };
+    })
+}
+
+/// The least depth in `lo..=hi` at which `solve` finds a solution (`Some(Some(w))`; `Some(None)`:
+/// none at that depth; `None`: the time is up). A test that kills (definitely or potentially)
+/// with k + 1 steps still kills when a step is appended, so solutions are monotone in the
+/// depth (`docs/method.md` §4.7): the depths `lo`, `lo + 2`, `lo + 6`, `lo + 14`, … (gaps
+/// doubling, up to `hi`) are asked in turn, cheap short unrollings first, and the least
+/// solution is found by bisection below the first depth that has one, keeping the best
+/// solution found when time runs out.
+fn least_depth<W>(
+    lo: usize,
+    hi: usize,
+    mut solve: impl FnMut(usize) -> Result<Option<Option<W>>>,
+) -> Result<Shortest<W>> {
     // Galloping: `a` is the least depth not yet known to have no solution.
     let (mut a, mut step) = (lo, 1usize);
     let (mut best, mut b) = loop {
-        let depth = (a + step - 1).min(hi);
+        let depth = a.saturating_add(step - 1).min(hi);
         match solve(depth)? {
             None => return Ok(Shortest::Stopped),
             Some(Some(w)) => break ((w, depth), depth),
@@ -372,4 +382,55 @@ pub fn search_at(
         test,
         refutations: stats.refutations,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every threshold `t` (solutions exactly at depths ≥ t) in and around `lo..=hi`: the
+    /// least depth is `max(t, lo)` when `t ≤ hi`, else none; no depth outside `lo..=hi` is
+    /// asked, none twice, and at most about 2·log2(hi − lo) + 2 are asked.
+    #[test]
+    fn least_depth_finds_the_threshold_of_a_monotone_question() {
+        for (lo, hi) in [(0usize, 0usize), (0, 20), (5, 20), (7, 8), (3, 300)] {
+            for t in lo.saturating_sub(2)..=hi + 2 {
+                let mut asked = Vec::new();
+                let got = least_depth(lo, hi, |d| {
+                    asked.push(d);
+                    Ok(Some((d >= t).then_some(d)))
+                })
+                .expect("no error");
+                let want = if t <= hi {
+                    Shortest::Found(t.max(lo), t.max(lo))
+                } else {
+                    Shortest::None
+                };
+                assert_eq!(got, want, "lo {lo} hi {hi} t {t}");
+                assert!(asked.iter().all(|d| (lo..=hi).contains(d)), "{asked:?}");
+                let mut unique = asked.clone();
+                unique.sort_unstable();
+                unique.dedup();
+                assert_eq!(unique.len(), asked.len(), "asked twice: {asked:?}");
+                let bound = 2 * (usize::BITS - (hi - lo + 1).leading_zeros()) as usize + 2;
+                assert!(asked.len() <= bound, "{} > {bound}: {asked:?}", asked.len());
+            }
+        }
+    }
+
+    /// When the time runs out, the best solution so far is kept, or the search says so.
+    #[test]
+    fn least_depth_keeps_its_best_solution_when_the_time_is_up() {
+        // Solutions from depth 3 on; the time is up after the third question.
+        let mut asked = 0;
+        let got = least_depth(0, 20, |d| {
+            asked += 1;
+            Ok((asked <= 3).then_some((d >= 3).then_some(d)))
+        })
+        .expect("no error");
+        // Asked 0 (none), 2 (none), 6 (found), then the time is up within the bisection.
+        assert_eq!(got, Shortest::Found(6, 6));
+        let got = least_depth(0, 20, |_| Ok(None::<Option<usize>>)).expect("no error");
+        assert_eq!(got, Shortest::Stopped);
+    }
 }
