@@ -206,9 +206,9 @@ impl Schedule {
 
     /// The schedule for mutants: when `prove`, signal correspondence (a fifth of the time),
     /// BDD reachability (a quarter of what is left; it decides small circuits at any depth
-    /// and gives up at once on large ones), then BMC to `bound` (half of what is left), IC3 (85 % of what is left), then BMC
-    /// without bound while frames are cheap (the rest: kills deeper than `bound` that IC3 is
-    /// slow to reach); otherwise BMC alone.
+    /// and gives up at once on large ones), then BMC to `bound` (half of what is left), IC3
+    /// (85 % of what is left), then BMC without bound while frames are cheap (the rest: kills
+    /// deeper than `bound` that IC3 is slow to reach); otherwise BMC alone.
     pub fn sliced(bound: usize, prove: bool) -> Self {
         if !prove {
             return Schedule::bmc_then_ic3(bound, false);
