@@ -1,14 +1,15 @@
 //! From a model and one mutant to the product circuit that a prover checks.
 
 use hypermut_aig::blast::{blast, BlastError, BlastOptions, Blasted};
-use hypermut_aig::Lit;
+use hypermut_aig::{Lit, Witness};
 use hypermut_ir::System;
 use hypermut_mutate::{
-    conditional, make_controllable, mimic_system, ConditionalMutant, Mutant, NdInput,
+    conditional, make_controllable, meta_mutant, mimic_system, ConditionalMutant, MetaMutant,
+    Mutant, NdInput,
 };
 
 use crate::error::HyperError;
-use crate::product::{product, Product};
+use crate::product::{meta_product, product, Product};
 
 /// Everything built for one mutant: the nd-transformed conditional mutant, its circuit and
 /// the φ1 product.
@@ -80,6 +81,66 @@ impl MutantProduct {
             selector,
             product,
         })
+    }
+}
+
+/// Some mutants of a model in one product (`docs/method.md` §7.10): their meta-mutant after
+/// the nd transformation, bit-blasted, composed by [`meta_product`] so that copy B may be any
+/// of them. A witness of its `kill` kills the mutant its selector names
+/// ([`MetaProduct::killed`]); `kill` unreachable means that every one of them is equivalent.
+#[derive(Clone, Debug)]
+pub struct MetaProduct {
+    /// The meta-mutant (selector code `k` is `meta.mutants[k - 1]`).
+    pub meta: MetaMutant,
+    /// The inputs the nd transformation created.
+    pub nd: Vec<NdInput>,
+    /// The bit-blasted meta-mutant.
+    pub blasted: Blasted,
+    /// The product, with copy B's selector latches in `product.selector_b`.
+    pub product: Product,
+}
+
+impl MetaProduct {
+    /// Builds the meta-mutant of `mutants` (from [`hypermut_mutate::enumerate`] on `model`),
+    /// makes its nondeterminism controllable and composes the product.
+    pub fn build(model: &System, mutants: &[Mutant]) -> Result<MetaProduct, HyperError> {
+        let meta = meta_mutant(model, mutants).map_err(|e| HyperError::Build(e.to_string()))?;
+        let mut sys = meta.system.clone();
+        let nd = make_controllable(&mut sys, &[meta.selector])
+            .map_err(|e| HyperError::Build(e.to_string()))?;
+        let blasted =
+            blast(&sys, &BlastOptions::default()).map_err(|e| HyperError::Build(e.to_string()))?;
+        let selector = blasted
+            .state
+            .iter()
+            .find(|s| s.var == meta.selector)
+            .map(|s| s.bits.clone())
+            .ok_or(HyperError::NoSelector)?;
+        let product = meta_product(&blasted, &selector)?;
+        Ok(MetaProduct {
+            meta,
+            nd,
+            blasted,
+            product,
+        })
+    }
+
+    /// The mutant that the witness `w` of the product's `kill` kills: the one its selector
+    /// latches' power-up values name (`None` for code 0 or a code past the last mutant, which
+    /// behave like the original and kill nothing).
+    pub fn killed(&self, w: &Witness) -> Option<&Mutant> {
+        let aig = &self.product.aig;
+        let mut code = 0usize;
+        for (bit, lit) in self.product.selector_b.iter().enumerate() {
+            let on = aig
+                .latch_index(*lit)
+                .and_then(|k| w.init.get(k).copied().flatten())
+                .unwrap_or(false);
+            if on && bit < usize::BITS as usize {
+                code |= 1 << bit;
+            }
+        }
+        code.checked_sub(1).and_then(|k| self.meta.mutants.get(k))
     }
 }
 
@@ -258,6 +319,73 @@ mod tests {
                 kill_depth(&incl.expect("a choice").product.aig).is_some(),
                 "{values:?}"
             );
+        }
+    }
+
+    /// A counter with a parity bit and a nondeterministic step: kills of different depths.
+    const STEPPER: &str = "-- @output lo\n-- @output hi\nMODULE main\nIVAR go : boolean;\n\
+        VAR cnt : 0..3; par : boolean; st : {a, b};\n\
+        DEFINE lo := cnt < 2 & par; hi := cnt = 3 | st = b;\n\
+        ASSIGN init(cnt) := 0; next(cnt) := case go & cnt < 3 : cnt + 1; TRUE : cnt; esac;\n\
+        init(par) := FALSE; next(par) := case go : !par; TRUE : par; esac;\n\
+        init(st) := a; next(st) := case cnt = 2 : {a, b}; TRUE : st; esac;\n";
+
+    /// The meta product's `kill` is first reachable at the depth of the shallowest kill of its
+    /// mutants' own products (both by exhaustive search), and unreachable when none is.
+    #[test]
+    fn a_meta_product_kills_as_early_as_its_most_killable_mutant() {
+        let sys = hypermut_smv::parse_smv("s.smv", STEPPER).expect("model");
+        let ms: Vec<Mutant> = enumerate(&sys, &Operator::ALL)
+            .into_iter()
+            .filter(|m| MutantProduct::build(&sys, m).is_ok())
+            .collect();
+        assert!(ms.len() >= 12, "{} mutants", ms.len());
+        let depths: Vec<Option<usize>> = ms
+            .iter()
+            .map(|m| kill_depth(&MutantProduct::build(&sys, m).expect("builds").product.aig))
+            .collect();
+        assert!(depths.iter().any(|d| d.is_none()), "an equivalent mutant");
+        assert!(depths.iter().any(|d| *d > Some(1)), "a kill deeper than 1");
+        let mut groups: Vec<Vec<usize>> = (0..ms.len())
+            .collect::<Vec<_>>()
+            .chunks(4)
+            .map(<[usize]>::to_vec)
+            .collect();
+        // The equivalent ones alone: nothing to kill.
+        groups.push((0..ms.len()).filter(|i| depths[*i].is_none()).collect());
+        for group in groups {
+            let chosen: Vec<Mutant> = group.iter().map(|i| ms[*i].clone()).collect();
+            let meta = MetaProduct::build(&sys, &chosen).expect("meta product");
+            let expected = group.iter().filter_map(|i| depths[*i]).min();
+            assert_eq!(kill_depth(&meta.product.aig), expected, "mutants {group:?}");
+        }
+    }
+
+    /// The selector's power-up value in a witness names the mutant; code 0 and codes past the
+    /// last mutant name none.
+    #[test]
+    fn a_witness_names_the_mutant_its_selector_selects() {
+        let sys = hypermut_smv::parse_smv("s.smv", STEPPER).expect("model");
+        let ms: Vec<Mutant> = enumerate(&sys, &Operator::ALL)
+            .into_iter()
+            .take(5)
+            .collect();
+        let meta = MetaProduct::build(&sys, &ms).expect("meta product");
+        let aig = &meta.product.aig;
+        assert_eq!(meta.product.selector_b.len(), 3);
+        for code in 0..8usize {
+            let mut init = vec![Some(false); aig.latches.len()];
+            for (bit, lit) in meta.product.selector_b.iter().enumerate() {
+                init[aig.latch_index(*lit).expect("a latch")] = Some(code >> bit & 1 == 1);
+            }
+            let w = Witness {
+                properties: vec!["b0".into()],
+                init,
+                inputs: vec![vec![Some(false); aig.inputs.len()]],
+            };
+            let named = meta.killed(&w).map(|m| m.id);
+            let expected = (1..=ms.len()).contains(&code).then(|| ms[code - 1].id);
+            assert_eq!(named, expected, "code {code}");
         }
     }
 }

@@ -22,14 +22,19 @@ pub struct Product {
     /// Whether some output lies in the mutation's fan-out (if not, the mutant is equivalent
     /// without any proof search).
     pub observable: bool,
+    /// Copy B's selector latches, LSB first, in a [`meta_product`] (empty in a conditional
+    /// mutant's product, whose copy B has the constant `mut = 1`).
+    pub selector_b: Vec<Lit>,
 }
 
-/// Variables of `c` that structurally depend on the selector latch, closed under AND fan-out
+/// Variables of `c` that structurally depend on a selector latch, closed under AND fan-out
 /// and under "next-state function in the set ⇒ latch in the set".
-fn sequential_fanout(c: &Aig, selector: u32) -> Vec<bool> {
+fn sequential_fanout(c: &Aig, selector: &[Lit]) -> Vec<bool> {
     let n = c.num_vars() as usize;
     let mut f = vec![false; n];
-    f[selector as usize] = true;
+    for s in selector {
+        f[s.var() as usize] = true;
+    }
     loop {
         for v in 0..n {
             if let Node::And(a, b) = c.node(v as u32) {
@@ -54,11 +59,38 @@ fn sequential_fanout(c: &Aig, selector: u32) -> Vec<bool> {
 
 /// Builds the product of the conditional mutant `c` whose selector latch is `selector`.
 pub fn product(c: &Blasted, selector: Lit) -> Result<Product, HyperError> {
+    compose(c, &[selector], CopyB::Mutant)
+}
+
+/// Builds the product of a bit-blasted meta-mutant (`hypermut_mutate::meta_mutant`) whose
+/// selector word has the latches `selector` (LSB first): copy A is the original (selector 0),
+/// copy B keeps the selector as frozen latches `B.<name>` with a free power-up value, so that
+/// `kill` is reachable exactly when some mutant of the meta-mutant is killable; the
+/// selector's power-up value in a witness says which (`docs/method.md` §7.10).
+pub fn meta_product(c: &Blasted, selector: &[Lit]) -> Result<Product, HyperError> {
+    compose(c, selector, CopyB::AnyMutant)
+}
+
+/// What copy B's selector is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum CopyB {
+    /// The constant 1 (the conditional mutant's `mut = 1`).
+    Mutant,
+    /// Frozen latches with a free power-up value (any code of the meta-mutant).
+    AnyMutant,
+}
+
+/// The product of `c` with copy A's selector bits 0 and copy B's as `b` says.
+fn compose(c: &Blasted, selector: &[Lit], b: CopyB) -> Result<Product, HyperError> {
     let g = &c.aig;
-    if g.latch_index(selector).is_none() || selector.is_neg() {
+    if selector.is_empty()
+        || selector
+            .iter()
+            .any(|s| g.latch_index(*s).is_none() || s.is_neg())
+    {
         return Err(HyperError::NoSelector);
     }
-    let fanout = sequential_fanout(g, selector.var());
+    let fanout = sequential_fanout(g, selector);
     let mut p = Aig::new();
     let n = g.num_vars() as usize;
     let mut map_a = vec![Lit::FALSE; n];
@@ -69,11 +101,20 @@ pub fn product(c: &Blasted, selector: Lit) -> Result<Product, HyperError> {
         map_b[inp.lit.var() as usize] = l;
     }
     let (mut shared, mut duplicated) = (0, 0);
+    let mut selector_b = Vec::new();
     for l in &g.latches {
         let v = l.lit.var() as usize;
-        if l.lit == selector {
+        if let Some(bit) = selector.iter().position(|s| *s == l.lit) {
             map_a[v] = Lit::FALSE;
-            map_b[v] = Lit::TRUE;
+            map_b[v] = match b {
+                CopyB::Mutant => Lit::TRUE,
+                CopyB::AnyMutant => {
+                    let s = p.add_latch(format!("B.{}", l.name), hypermut_aig::Reset::Free);
+                    p.set_next(s, s);
+                    selector_b.push((bit, s));
+                    s
+                }
+            };
         } else if fanout[v] {
             map_a[v] = p.add_latch(format!("A.{}", l.name), l.reset);
             map_b[v] = p.add_latch(format!("B.{}", l.name), l.reset);
@@ -102,7 +143,7 @@ pub fn product(c: &Blasted, selector: Lit) -> Result<Product, HyperError> {
     }
     for l in &g.latches {
         let v = l.lit.var() as usize;
-        if l.lit == selector {
+        if selector.contains(&l.lit) {
             continue;
         }
         let na = tr(&map_a, l.next);
@@ -184,6 +225,10 @@ pub fn product(c: &Blasted, selector: Lit) -> Result<Product, HyperError> {
         shared_latches: shared,
         duplicated_latches: duplicated,
         observable,
+        selector_b: {
+            selector_b.sort_by_key(|(bit, _)| *bit);
+            selector_b.into_iter().map(|(_, s)| s).collect()
+        },
     })
 }
 
