@@ -51,6 +51,16 @@ fn main() {
             let limits = hypermut_prove::Limits::timeout(timeout);
             hypermut_prove::bmc::bmc_while_cheap(&aig, usize::MAX, &limits, per_frame)
         }
+        // BDD reachability; HYPERMUT_REACH="VARIABLES,NODES" raises its limits.
+        "reach" => {
+            let mut r = hypermut_prove::reach::Reach::default();
+            if let Ok(v) = std::env::var("HYPERMUT_REACH") {
+                let mut it = v.split(',').filter_map(|x| x.parse().ok());
+                r.max_variables = it.next().unwrap_or(r.max_variables);
+                r.node_limit = it.next().unwrap_or(r.node_limit);
+            }
+            r.check_limited(&aig, &hypermut_prove::Limits::timeout(timeout))
+        }
         "sequence" => hypermut_prove::schedule::Schedule::bdd_then_ic3()
             .check_limited(&aig, &hypermut_prove::Limits::timeout(timeout)),
         "scorr" => {
