@@ -8,8 +8,9 @@ use std::time::Duration;
 use rayon::prelude::*;
 
 use hypermut_ir::System;
-use hypermut_mutate::Mutant;
+use hypermut_mutate::{Mutant, Operator};
 
+use crate::decide::across::Across;
 use crate::decide::{DecideOptions, Decider, Decision};
 use crate::error::{Error, Result};
 use crate::layout;
@@ -203,6 +204,27 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
             Err(o) => open.push(o),
         }
     }
+    // One search across the open mutants of each mutated site (`docs/method.md` §7.10): a
+    // kill found for one is replayed on the others before any of them is tried alone again.
+    if options.decide.across && options.decide.prove && options.decide.replay && first < timeout {
+        let round = first.saturating_mul(2).min(timeout);
+        let groups = grouped(open, |(m, _)| m.site);
+        let searched: Vec<Searched> = pool.install(|| {
+            groups
+                .into_par_iter()
+                .map(|g| search_across(&decider, g, round, &record))
+                .collect()
+        });
+        open = Vec::new();
+        for (done, left) in searched {
+            new_records.extend(done);
+            open.extend(left);
+        }
+    }
+    // The later tries go site by site, the coarser mutants of a site first: their kills come
+    // sooner, and their tests often kill the site's subtler mutants by replay before those
+    // are tried again (`docs/method.md` §7.8).
+    let mut open = by_site_coarse_first(open);
     let mut try_for = first;
     let mut attempt = 1;
     while !open.is_empty() {
@@ -210,7 +232,7 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
         let tried: Vec<Tried> = pool.install(|| {
             open.into_par_iter()
                 .map(|(m, before)| match decider.decide_by_replay(m) {
-                    Some(d) => Ok(record(found_later(*before, d))),
+                    Some(d) => Ok(record(found_later(*before, d, FOUND_LATER))),
                     None => {
                         let spent = Duration::from_millis(before.record.millis);
                         let left = timeout.saturating_sub(spent);
@@ -255,7 +277,7 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
         open.into_par_iter()
             .map(|(m, before)| {
                 record(match decider.decide_by_replay(m) {
-                    Some(d) => found_later(*before, d),
+                    Some(d) => found_later(*before, d, FOUND_LATER),
                     None => *before,
                 })
             })
@@ -284,16 +306,120 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
 /// its tries are over.
 type Tried<'m> = std::result::Result<MutantRecord, (&'m Mutant, Box<Decision>, bool)>;
 
+/// A mutant still open with its last decision.
+pub(crate) type Open<'m> = (&'m Mutant, Box<Decision>);
+
+/// What the searches across one group decided (stored already) and the mutants they left open.
+pub(crate) type Searched<'m> = (Vec<MutantRecord>, Vec<Open<'m>>);
+
+/// How a pooled test that kills a mutant first left unknown was found: by another mutant's
+/// later try.
+const FOUND_LATER: &str = "the test was found later";
+
+/// … or by a search across the open mutants ([`search_across`]).
+const FOUND_ACROSS: &str = "the test was found by one search across the open mutants of its site";
+
 /// The decision `later` (a pooled test's kill) of a mutant first left unknown by `open`:
-/// its time includes the earlier attempt's, and its reason says why it was decided late.
-fn found_later(open: Decision, mut later: Decision) -> Decision {
+/// its time includes the earlier attempt's, and its reason says why it was decided late and
+/// `how` the test was found.
+fn found_later(open: Decision, mut later: Decision, how: &str) -> Decision {
     later.record.millis += open.record.millis;
     later.record.reason.push_str(&format!(
-        " (first left unknown: {}; the test was found later)",
+        " (first left unknown: {}; {how})",
         open.record.reason
     ));
     later
 }
+
+/// `items` grouped by `key` (for open mutants, the node they mutate, `Mutant::site`), in
+/// the order of each group's first item, each group in the items' order.
+fn grouped<T, K: std::hash::Hash + Eq>(items: Vec<T>, key: impl Fn(&T) -> K) -> Vec<Vec<T>> {
+    let mut groups: Vec<Vec<T>> = Vec::new();
+    let mut index: std::collections::HashMap<K, usize> = std::collections::HashMap::new();
+    for item in items {
+        let at = *index.entry(key(&item)).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[at].push(item);
+    }
+    groups
+}
+
+/// The open mutants grouped by site ([`grouped`]), each group's coarser mutants
+/// ([`coarseness`]) first.
+fn by_site_coarse_first(open: Vec<Open<'_>>) -> Vec<Open<'_>> {
+    grouped(open, |(m, _)| m.site)
+        .into_iter()
+        .flat_map(|mut g| {
+            g.sort_by_key(|(m, _)| coarseness(m.operator));
+            g
+        })
+        .collect()
+}
+
+/// How coarse a change an operator makes, 0 the coarsest: a constant to 0 or its maximum, a
+/// condition stuck, a branch or assignment deleted (0) before a replaced operator or
+/// variable (1) before an off-by-one constant, bit index or comparison (2).
+fn coarseness(op: Operator) -> u8 {
+    use Operator::*;
+    match op {
+        Const0 | ConstMax | Sa0 | Sa1 | Cbd | Nad | Mcf => 0,
+        ConstPlusOne | ConstMinusOne | Ror | Bio => 2,
+        _ => 1,
+    }
+}
+
+/// Searches across the open mutants of `group` (the mutants of one site, `docs/method.md`
+/// §7.10) while the searches find kills: the pool is replayed on every mutant of the group,
+/// then one search of at most `round` across those still open finds a kill of one of them,
+/// which joins the pool, and so on. A mutant that the kill found for it does not kill on its
+/// own product (its nondeterministic inputs are named differently in the meta-mutant)
+/// leaves the group. The decided mutants are stored by `record`; the others are returned
+/// for their own tries.
+pub(crate) fn search_across<'m>(
+    decider: &Decider,
+    mut group: Vec<Open<'m>>,
+    round: Duration,
+    record: &(dyn Fn(Decision) -> MutantRecord + Sync),
+) -> Searched<'m> {
+    let mut done = Vec::new();
+    let mut left_out: Vec<usize> = Vec::new();
+    let mut target = None;
+    let mut how = FOUND_LATER;
+    loop {
+        let mut still = Vec::new();
+        for (m, before) in group {
+            match decider.decide_by_replay(m) {
+                Some(d) => done.push(record(found_later(*before, d, how))),
+                None => still.push((m, before)),
+            }
+        }
+        how = FOUND_ACROSS;
+        group = still;
+        if let Some(id) = target.take() {
+            if group.iter().any(|(m, _)| m.id == id) {
+                left_out.push(id);
+            }
+        }
+        let candidates: Vec<&Mutant> = group
+            .iter()
+            .map(|(m, _)| *m)
+            .filter(|m| !left_out.contains(&m.id))
+            .collect();
+        if candidates.len() < ACROSS_AT_LEAST {
+            break;
+        }
+        match decider.kill_any(&candidates, round) {
+            Ok(Across::Kill(id)) => target = Some(id),
+            _ => break,
+        }
+    }
+    (done, group)
+}
+
+/// The fewest open mutants searched across: one alone is tried on its own product.
+pub const ACROSS_AT_LEAST: usize = 2;
 
 /// The engines' time limit of the first pass over the mutants: an eighth of `timeout` (at
 /// least [`FIRST_PASS_MIN`]) when `tries` (the tests are replayed on other mutants and IC3
@@ -338,4 +464,23 @@ pub fn finish(f: &Finish, store: &Store, records: Vec<MutantRecord>) -> Result<R
     let suite =
         build_suite(f.sys, f.mutants, &summary.results, store, f.weak).map_err(|e| e.to_string());
     Ok(RunReport { summary, suite })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    /// Items with equal keys end up together, the groups in order of first appearance and
+    /// each in the items' order.
+    #[test]
+    fn groups_keep_first_appearance_order() {
+        let items = vec![(1, 'a'), (2, 'b'), (1, 'c'), (3, 'd'), (2, 'e'), (1, 'f')];
+        let groups = grouped(items, |(k, _)| *k);
+        let letters: Vec<String> = groups
+            .iter()
+            .map(|g| g.iter().map(|(_, c)| *c).collect())
+            .collect();
+        assert_eq!(letters, ["acf", "be", "d"]);
+        assert!(grouped(Vec::<u8>::new(), |x| *x).is_empty());
+    }
 }

@@ -97,6 +97,7 @@ pub fn run(args: &Args) -> Result<()> {
                 prove: !args.no_prove,
                 search_timeout: Duration::from_secs_f64(args.search_timeout),
                 replay: !args.no_replay,
+                ..DecideOptions::default()
             },
             jobs: args.jobs,
             weak: args.weak,

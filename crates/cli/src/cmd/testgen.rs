@@ -42,6 +42,11 @@ pub struct Args {
     /// is then the shortest φ1 kill its engine finds, at the cost of more solver calls.
     #[arg(long)]
     pub no_replay: bool,
+    /// Before the later tries on the mutants the first pass leaves open, search across the
+    /// open mutants of each mutated site at once (their meta-mutant's product, whose copy
+    /// B may be any of them; docs/method.md §7.10).
+    #[arg(long, conflicts_with_all = ["no_replay", "no_prove"])]
+    pub search_across: bool,
     /// Continue an interrupted run in `--out`: mutants already decided are not redone.
     #[arg(long, conflicts_with = "fresh")]
     pub resume: bool,
@@ -85,6 +90,7 @@ pub fn run(args: &Args) -> Result<()> {
             prove: !args.no_prove,
             search_timeout: Duration::from_secs_f64(args.search_timeout),
             replay: !args.no_replay,
+            across: args.search_across,
         },
         jobs: args.jobs,
         out: args.out.clone(),
