@@ -84,6 +84,49 @@ impl MutantProduct {
     }
 }
 
+/// A meta-mutant after the nd transformation (the selector kept frozen, so that nd inputs
+/// have the names they have in each conditional mutant), bit-blasted.
+#[derive(Clone, Debug)]
+pub(crate) struct BlastedMeta {
+    /// The transformed system.
+    pub system: System,
+    /// The inputs the nd transformation created.
+    pub nd: Vec<NdInput>,
+    /// Its circuit.
+    pub blasted: Blasted,
+    /// The selector's latches in `blasted.aig`, LSB first.
+    pub selector: Vec<Lit>,
+}
+
+impl BlastedMeta {
+    /// Transforms and bit-blasts `meta`.
+    pub fn build(meta: &MetaMutant) -> Result<BlastedMeta, HyperError> {
+        let mut system = meta.system.clone();
+        let nd = make_controllable(&mut system, &[meta.selector])
+            .map_err(|e| HyperError::Build(e.to_string()))?;
+        let blasted = blast(&system, &BlastOptions::default())
+            .map_err(|e| HyperError::Build(e.to_string()))?;
+        let selector = blasted
+            .state
+            .iter()
+            .find(|s| s.var == meta.selector)
+            .map(|s| s.bits.clone())
+            .ok_or(HyperError::NoSelector)?;
+        if selector
+            .iter()
+            .any(|l| l.is_neg() || blasted.aig.latch_index(*l).is_none())
+        {
+            return Err(HyperError::NoSelector);
+        }
+        Ok(BlastedMeta {
+            system,
+            nd,
+            blasted,
+            selector,
+        })
+    }
+}
+
 /// Some mutants of a model in one product (`docs/method.md` §7.10): their meta-mutant after
 /// the nd transformation, bit-blasted, composed by [`meta_product`] so that copy B may be any
 /// of them. A witness of its `kill` kills the mutant its selector names
@@ -105,22 +148,12 @@ impl MetaProduct {
     /// makes its nondeterminism controllable and composes the product.
     pub fn build(model: &System, mutants: &[Mutant]) -> Result<MetaProduct, HyperError> {
         let meta = meta_mutant(model, mutants).map_err(|e| HyperError::Build(e.to_string()))?;
-        let mut sys = meta.system.clone();
-        let nd = make_controllable(&mut sys, &[meta.selector])
-            .map_err(|e| HyperError::Build(e.to_string()))?;
-        let blasted =
-            blast(&sys, &BlastOptions::default()).map_err(|e| HyperError::Build(e.to_string()))?;
-        let selector = blasted
-            .state
-            .iter()
-            .find(|s| s.var == meta.selector)
-            .map(|s| s.bits.clone())
-            .ok_or(HyperError::NoSelector)?;
-        let product = meta_product(&blasted, &selector)?;
+        let b = BlastedMeta::build(&meta)?;
+        let product = meta_product(&b.blasted, &b.selector)?;
         Ok(MetaProduct {
             meta,
-            nd,
-            blasted,
+            nd: b.nd,
+            blasted: b.blasted,
             product,
         })
     }

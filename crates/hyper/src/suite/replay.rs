@@ -3,13 +3,14 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use hypermut_aig::blast::{blast, BlastOptions, Blasted};
+use hypermut_aig::blast::Blasted;
 use hypermut_aig::{Lit, Node, Reset};
 use hypermut_ir::EnumType;
-use hypermut_mutate::{make_controllable, MetaMutant};
+use hypermut_mutate::MetaMutant;
 
 use super::text::parse_value;
 use crate::error::HyperError;
+use crate::pipeline::BlastedMeta;
 
 /// Lanes per simulation pass.
 const LANES: usize = 64;
@@ -41,23 +42,12 @@ impl MetaCircuit {
     /// Makes the meta-mutant's nondeterminism controllable (as for each conditional mutant, so
     /// that nd inputs have the same names) and bit-blasts it.
     pub fn build(meta: &MetaMutant) -> Result<MetaCircuit, HyperError> {
-        let mut sys = meta.system.clone();
-        make_controllable(&mut sys, &[meta.selector])
-            .map_err(|e| HyperError::Build(e.to_string()))?;
-        let blasted =
-            blast(&sys, &BlastOptions::default()).map_err(|e| HyperError::Build(e.to_string()))?;
-        let selector = blasted
-            .state
-            .iter()
-            .find(|s| s.var == meta.selector)
-            .map(|s| s.bits.clone())
-            .ok_or(HyperError::NoSelector)?;
-        if selector
-            .iter()
-            .any(|l| l.is_neg() || blasted.aig.latch_index(*l).is_none())
-        {
-            return Err(HyperError::NoSelector);
-        }
+        let BlastedMeta {
+            system: sys,
+            blasted,
+            selector,
+            ..
+        } = BlastedMeta::build(meta)?;
         let by_name = blasted
             .inputs
             .iter()
