@@ -94,7 +94,7 @@ impl Stage {
     }
 
     /// Runs the stage within `limits` (its slice of `whole`, the schedule's limits). A
-    /// correspondence stage leaves its latch equalities in `lemmas` (as clauses), and an IC3
+    /// correspondence stage adds its latch equalities to `lemmas` (as clauses), and an IC3
     /// stage starts from them (`Ic3::with_lemmas`); a correspondence found within the slice
     /// is confirmed within `whole`.
     fn check(
@@ -108,7 +108,7 @@ impl Stage {
             Stage::Scorr(scorr) => {
                 let (verdict, found) = scorr.check_confirming(aig, limits, whole);
                 if let Some(c) = found {
-                    *lemmas = c.latch_clauses(aig);
+                    lemmas.extend(c.latch_clauses(aig));
                 }
                 verdict
             }
@@ -285,11 +285,23 @@ impl Schedule {
     /// Runs the stages in order: a later stage starts only when the earlier ones answered
     /// `Unknown` and the limits are not reached yet.
     pub fn run(&self, aig: &Aig, limits: &Limits) -> Scheduled {
+        self.run_seeded(aig, limits, &[])
+    }
+
+    /// [`Schedule::run`] with the IC3 stages of a seeded schedule starting from `seeds`
+    /// too: clauses over latch literals of `aig` believed to be invariant (e.g. proved of a
+    /// similar circuit); IC3 keeps the largest subset that is inductive, so a wrong seed
+    /// never makes a verdict wrong. An unseeded schedule ignores them.
+    pub fn run_seeded(&self, aig: &Aig, limits: &Limits, seeds: &[Vec<Lit>]) -> Scheduled {
         let mut last = Scheduled {
             verdict: Verdict::Unknown("no engine ran".into()),
             stage: None,
         };
-        let mut lemmas = Vec::new();
+        let mut lemmas = if self.seeded {
+            seeds.to_vec()
+        } else {
+            Vec::new()
+        };
         for (k, stage) in self.stages.iter().enumerate() {
             if k > 0 && limits.reached() {
                 break;
@@ -465,6 +477,34 @@ mod tests {
         // Without proofs: BMC alone.
         let s = Schedule::sliced(10, false);
         assert_eq!(s.stages, vec![Stage::Bmc { bound: 10 }]);
+    }
+
+    /// Seeds that are invariant, that are not, or that contradict each other change no
+    /// verdict: the kill is found, the proof's certificate checks, and an unseeded
+    /// schedule ignores them.
+    #[test]
+    fn seeds_never_change_a_verdict() {
+        let safe = counter(false);
+        let lit = |k: usize| safe.latches[k].lit;
+        let seeds = vec![
+            vec![!lit(3)],
+            vec![!lit(0)],
+            vec![lit(0)],
+            vec![lit(1), !lit(2)],
+        ];
+        for s in [
+            Schedule::bmc_then_ic3(0, true),
+            Schedule::bmc_then_ic3(0, true).unseeded(),
+        ] {
+            let r = s.run_seeded(&safe, &Limits::none(), &seeds);
+            let Verdict::Safe(cert) = &r.verdict else {
+                panic!("{:?}", r.verdict);
+            };
+            assert_eq!(s.stage_name(r.stage), Some("ic3"));
+            crate::certificate::check_certificate(&safe, cert).expect("the invariant checks");
+            let r = s.run_seeded(&counter(true), &Limits::none(), &seeds);
+            assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+        }
     }
 
     #[test]

@@ -19,6 +19,7 @@ use crate::allowed::{allowed_outputs, nondeterministic_inputs};
 use crate::error::{Error, Result};
 use crate::kill_class::{classify, strengthen};
 use crate::layout;
+use crate::lemma_pool::LemmaPool;
 use crate::load::Model;
 use crate::record::{KillClass, MutantRecord, MutantVerdict, ProductSize};
 use crate::replay::TestPool;
@@ -62,6 +63,10 @@ struct Engines<'s> {
     schedule: &'s Schedule,
     /// How deep the random runs before them go.
     random_frames: usize,
+    /// Whether IC3 starts from the invariants proved for other mutants (a first try only:
+    /// the later tries start from nothing or from the correspondence, `docs/method.md`
+    /// §7.11).
+    pooled_lemmas: bool,
 }
 
 /// Share of a mutant's engine time that BDD reachability may use on the unoptimised product
@@ -147,6 +152,8 @@ pub struct Decider<'a> {
     smv_recheck: Option<SmvOptions>,
     locator: Locator,
     pool: Arc<TestPool>,
+    /// The clauses of the equivalence proofs so far, seeds of later IC3 runs.
+    lemmas: Arc<LemmaPool>,
 }
 
 impl<'a> Decider<'a> {
@@ -164,6 +171,7 @@ impl<'a> Decider<'a> {
             smv_recheck: model.smv_recheck(),
             locator: Locator::new(model),
             pool: Arc::new(TestPool::new()),
+            lemmas: Arc::new(LemmaPool::new()),
         }
     }
 
@@ -178,6 +186,7 @@ impl<'a> Decider<'a> {
             within,
             schedule: &self.schedule,
             random_frames: self.options.bound,
+            pooled_lemmas: self.options.replay,
         }
     }
 
@@ -199,6 +208,7 @@ impl<'a> Decider<'a> {
             within: timeout,
             schedule,
             random_frames: self.options.bound.max(DEEP_RANDOM_FRAMES),
+            pooled_lemmas: false,
         };
         self.decide_with(m, Some(engines))
     }
@@ -210,8 +220,14 @@ impl<'a> Decider<'a> {
         if !self.options.replay {
             return None;
         }
-        let d = self.decide_with(m, None);
+        let d = self.decide_without_engines(m);
         (d.record.outcome == MutantVerdict::Killed).then_some(d)
+    }
+
+    /// Decides mutant `m` without running an engine: killed if a pooled test kills it,
+    /// invalid or equivalent if the static checks show it, else unknown.
+    pub fn decide_without_engines(&self, m: &Mutant) -> Decision {
+        self.decide_with(m, None)
     }
 
     /// [`Decider::decide`], with the engines of a schedule for a time (none when `None`).
@@ -364,9 +380,12 @@ impl<'a> Decider<'a> {
                 let Some(Engines {
                     schedule,
                     random_frames,
+                    pooled_lemmas,
                     ..
                 }) = engines
                 else {
+                    rec.outcome = MutantVerdict::Unknown;
+                    rec.reason = "no pooled test kills it (no engine ran)".into();
                     return Ok(());
                 };
                 // Random simulation before any solver (`docs/method.md` §7.8): most kills
@@ -395,8 +414,15 @@ impl<'a> Decider<'a> {
                 match decided {
                     Some(v) => v,
                     None => {
-                        let run =
-                            schedule.run(circuit.insert(solver_circuit(&p.aig)), &engine_limits);
+                        let c = circuit.insert(solver_circuit(&p.aig));
+                        // The invariants proved for other mutants, as IC3's seeds
+                        // (`docs/method.md` §7.11).
+                        let seeds = if pooled_lemmas {
+                            self.lemmas.seeds(c)
+                        } else {
+                            Vec::new()
+                        };
+                        let run = schedule.run_seeded(c, &engine_limits, &seeds);
                         rec.engine = schedule.stage_name(run.stage).map(str::to_string);
                         run.verdict
                     }
@@ -551,6 +577,11 @@ impl<'a> Decider<'a> {
                 d.record.outcome = MutantVerdict::Equivalent;
                 let circuit = circuit.unwrap_or_else(|| solver_circuit(&p.aig));
                 let engine = d.record.engine.clone().unwrap_or_default();
+                if let (true, "ic3", Certificate::Invariant { clauses }) =
+                    (self.options.replay, engine.as_str(), &cert)
+                {
+                    self.lemmas.add(&circuit, clauses);
+                }
                 d.record.reason = certified(d, &circuit, &cert, m.id, &engine)?;
             }
             Verdict::Unknown(r) => {

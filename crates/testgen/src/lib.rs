@@ -35,6 +35,7 @@ pub mod filelist;
 pub mod init;
 pub mod kill_class;
 pub mod layout;
+pub mod lemma_pool;
 pub mod load;
 pub mod merge;
 pub mod record;

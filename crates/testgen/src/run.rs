@@ -1,13 +1,14 @@
 //! A whole run: decide every selected mutant in parallel, record each as soon as it is
 //! decided, then write the summary and build the test suite.
 
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
 use rayon::prelude::*;
 
-use hypermut_ir::System;
+use hypermut_ir::{ExprId, System};
 use hypermut_mutate::{Mutant, Operator};
 
 use crate::decide::across::Across;
@@ -145,7 +146,13 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
         .collect();
     let (store, earlier) = Store::open(&options.out, &info, options.existing)?;
     let done: std::collections::HashSet<usize> = earlier.iter().map(|r| r.id).collect();
-    let todo: Vec<&Mutant> = all.iter().filter(|m| !done.contains(&m.id)).collect();
+    let mut todo: Vec<&Mutant> = all.iter().filter(|m| !done.contains(&m.id)).collect();
+    // The coarser mutants first, across the whole design: their kills come soonest, and
+    // their tests kill many subtler mutants by replay before those get any engine time
+    // (`docs/method.md` §7.8). The workers take the mutants in this order.
+    if options.decide.replay {
+        todo.sort_by_key(|m| coarseness(m.operator));
+    }
     let decider = Decider::new(model, &options.decide);
     let counts = Counts::of(&earlier);
     progress.started(all.len(), &counts);
@@ -181,12 +188,29 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
     // last: the tests found since are replayed on it, then the engines try again, longer,
     // within its time (docs/method.md §7.8).
     let timeout = options.decide.timeout;
-    let first = first_pass(timeout, options.decide.replay && options.decide.prove);
-    let decided: Vec<Result<MutantRecord, (&Mutant, Box<Decision>)>> = pool.install(|| {
-        todo.par_iter()
+    let tries = options.decide.replay && options.decide.prove;
+    let first = first_pass(timeout, tries);
+    // A mutant whose site has a coarser mutant the first pass left open gets no first try
+    // of its own: the coarser one's later kill usually kills it by replay (§7.8).
+    let open_sites = OpenSites::default();
+    let deferred: Mutex<HashSet<usize>> = Mutex::default();
+    let decided: Vec<Result<MutantRecord, Open>> = pool.install(|| {
+        todo.iter()
+            .par_bridge()
             .map(|m| {
-                let d = decider.decide_within(m, first);
+                let defer = tries && first < timeout && open_sites.has_coarser(m);
+                let mut d = if defer {
+                    decider.decide_without_engines(m)
+                } else {
+                    decider.decide_within(m, first)
+                };
                 if d.record.outcome == MutantVerdict::Unknown && options.decide.replay {
+                    if defer {
+                        d.record.reason = DEFERRED.into();
+                        lock(&deferred).insert(m.id);
+                    } else {
+                        open_sites.add(m);
+                    }
                     Err((*m, Box::new(d)))
                 } else {
                     Ok(record(d))
@@ -194,6 +218,7 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
             })
             .collect()
     });
+    let deferred = deferred.into_inner().unwrap_or_else(|p| p.into_inner());
     // Later passes: the pool's tests, then another try of the engines, each try twice as long
     // as the one before and the last with all the time left; last, one more replay.
     let mut new_records = Vec::new();
@@ -225,10 +250,12 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
     // sooner, and their tests often kill the site's subtler mutants by replay before those
     // are tried again (`docs/method.md` §7.8).
     let mut open = by_site_coarse_first(open);
-    let mut try_for = first;
-    let mut attempt = 1;
+    // The tries each open mutant's engines had: one, none if its first try was deferred.
+    let mut tries: HashMap<usize, usize> = open
+        .iter()
+        .map(|(m, _)| (m.id, usize::from(!deferred.contains(&m.id))))
+        .collect();
     while !open.is_empty() {
-        try_for = try_for.saturating_mul(2);
         let tried: Vec<Tried> = pool.install(|| {
             open.into_par_iter()
                 .map(|(m, before)| match decider.decide_by_replay(m) {
@@ -239,11 +266,18 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
                         if left.is_zero() || first >= timeout {
                             return Err((m, before, true));
                         }
-                        // The last try gets all that is left: a kill or proof that needs
-                        // one long run is not cut into restarts that each fall short.
-                        let last = attempt + 1 >= TRIES;
-                        let within = if last { left } else { left.min(try_for) };
-                        let mut d = decider.decide_again(m, within, last);
+                        // Each try twice as long as the one before; the last try gets all
+                        // that is left: a kill or proof that needs one long run is not cut
+                        // into restarts that each fall short.
+                        let n = tries.get(&m.id).copied().unwrap_or(1);
+                        let last = n + 1 >= TRIES;
+                        let mut d = if n == 0 {
+                            decider.decide_within(m, left.min(first))
+                        } else {
+                            let twice = first.saturating_mul(1 << n.min(16));
+                            let within = if last { left } else { left.min(twice) };
+                            decider.decide_again(m, within, last)
+                        };
                         d.record.millis += before.record.millis;
                         if d.record.outcome == MutantVerdict::Unknown {
                             let spent = Duration::from_millis(d.record.millis);
@@ -262,7 +296,10 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
             match r {
                 Ok(rec) => new_records.push(rec),
                 Err((m, d, true)) => last.push((m, d)),
-                Err((m, d, false)) => open.push((m, d)),
+                Err((m, d, false)) => {
+                    *tries.entry(m.id).or_insert(1) += 1;
+                    open.push((m, d));
+                }
             }
         }
         // A mutant whose time is spent gets the tests the others' tries find, then is stored.
@@ -271,7 +308,6 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
             break;
         }
         open.extend(last);
-        attempt += 1;
     }
     let finals: Vec<MutantRecord> = pool.install(|| {
         open.into_par_iter()
@@ -300,6 +336,36 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
         &store,
         records,
     )
+}
+
+/// The reason of a mutant whose first try was deferred ([`OpenSites`]).
+const DEFERRED: &str = "its first try was deferred: a coarser mutant of its site was still open";
+
+/// `m` locked, even if another thread panicked while holding it.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The sites (`Mutant::site`) where the first pass left a mutant open, each with the
+/// [`coarseness`] of the coarsest such mutant.
+#[derive(Debug, Default)]
+struct OpenSites(Mutex<HashMap<ExprId, u8>>);
+
+impl OpenSites {
+    /// Records that `m` was left open.
+    fn add(&self, m: &Mutant) {
+        let c = coarseness(m.operator);
+        let mut sites = lock(&self.0);
+        let at = sites.entry(m.site).or_insert(c);
+        *at = (*at).min(c);
+    }
+
+    /// Whether a mutant of `m`'s site coarser than `m` was left open.
+    fn has_coarser(&self, m: &Mutant) -> bool {
+        lock(&self.0)
+            .get(&m.site)
+            .is_some_and(|&c| c < coarseness(m.operator))
+    }
 }
 
 /// A try's outcome for one mutant: stored, or still open with its last decision and whether
@@ -468,7 +534,47 @@ pub fn finish(f: &Finish, store: &Store, records: Vec<MutantRecord>) -> Result<R
 
 #[cfg(test)]
 mod tests {
-    use super::grouped;
+    use super::{coarseness, grouped, OpenSites};
+    use crate::{all_mutants, FrontendOptions, Model};
+
+    /// A site's open mutant defers exactly the subtler mutants of the same site.
+    #[test]
+    fn open_sites_defer_subtler_mutants_of_the_same_site_only() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let path = dir.path().join("m.smv");
+        let text = "MODULE main\nVAR c : 0..15; i : boolean;\nASSIGN init(c) := 0;\n  \
+                    next(c) := case i & c < 12 : c + 1; TRUE : 3; esac;\n\
+                    DEFINE o := c > 9;\n";
+        std::fs::write(&path, text).expect("written");
+        let model = Model::load(&[path], &FrontendOptions::default())
+            .expect("loads")
+            .0;
+        let mutants = all_mutants(&model.system);
+        // A site with a coarse mutant and a subtler one, and a mutant of another site.
+        let (coarse, subtle) = mutants
+            .iter()
+            .flat_map(|a| mutants.iter().map(move |b| (a, b)))
+            .find(|(a, b)| a.site == b.site && coarseness(a.operator) < coarseness(b.operator))
+            .expect("a site with mutants of two coarsenesses");
+        let other = mutants
+            .iter()
+            .find(|m| m.site != coarse.site)
+            .expect("another site");
+        let open = OpenSites::default();
+        assert!(!open.has_coarser(subtle));
+        open.add(subtle);
+        assert!(
+            !open.has_coarser(coarse),
+            "a coarser mutant is never deferred"
+        );
+        open.add(coarse);
+        assert!(open.has_coarser(subtle));
+        assert!(
+            !open.has_coarser(coarse),
+            "nor is one as coarse as the open one"
+        );
+        assert!(!open.has_coarser(other), "nor one of another site");
+    }
 
     /// Items with equal keys end up together, the groups in order of first appearance and
     /// each in the items' order.
