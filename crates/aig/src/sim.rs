@@ -108,28 +108,92 @@ fn value(values: &[bool], l: Lit) -> bool {
 /// evaluation could not tell (it is conservative: an AND is known only when one operand is a
 /// known 0 or both are known, so `a ∨ ¬a` of an unknown `a` stays unknown).
 pub fn ternary_next(aig: &Aig, inputs: &[Option<bool>]) -> Vec<Option<bool>> {
-    let mut values: Vec<Option<bool>> = vec![None; aig.num_vars() as usize];
-    let val = |values: &[Option<bool>], l: Lit| {
-        values
+    let mut sim = TernarySim::new(aig, vec![None; aig.latches.len()]);
+    sim.eval(inputs);
+    aig.latches.iter().map(|l| sim.value(l.next)).collect()
+}
+
+/// A run of `aig` in three-valued logic, frame by frame: `None` is unknown (either value),
+/// `Some(b)` a value every run with the known values given takes, whatever the unknowns are.
+/// Conservative as [`ternary_next`] is.
+#[derive(Clone, Debug)]
+pub struct TernarySim<'a> {
+    aig: &'a Aig,
+    /// Latch values of the current frame.
+    state: Vec<Option<bool>>,
+    /// Per variable, its value in the frame last evaluated.
+    values: Vec<Option<bool>>,
+}
+
+impl<'a> TernarySim<'a> {
+    /// A run from the latch values `state` (in latch order; a missing entry is unknown).
+    pub fn new(aig: &'a Aig, mut state: Vec<Option<bool>>) -> Self {
+        state.resize(aig.latches.len(), None);
+        TernarySim {
+            aig,
+            state,
+            values: vec![None; aig.num_vars() as usize],
+        }
+    }
+
+    /// A run from the initial states: constant resets known, uninitialised latches unknown.
+    pub fn from_reset(aig: &'a Aig) -> Self {
+        let state = aig
+            .latches
+            .iter()
+            .map(|l| match l.reset {
+                Reset::Zero => Some(false),
+                Reset::One => Some(true),
+                Reset::Free => None,
+            })
+            .collect();
+        TernarySim::new(aig, state)
+    }
+
+    /// Sets latch `k` of the current frame (before [`TernarySim::eval`]).
+    pub fn set_latch(&mut self, k: usize, value: Option<bool>) {
+        if let Some(slot) = self.state.get_mut(k) {
+            *slot = value;
+        }
+    }
+
+    /// Evaluates the current frame under `inputs` (input order; `None` or a missing entry
+    /// is unknown).
+    pub fn eval(&mut self, inputs: &[Option<bool>]) {
+        for (v, node) in self.aig.nodes().iter().enumerate() {
+            let x = match *node {
+                Node::Const => Some(false),
+                Node::Input(i) => inputs.get(i as usize).copied().flatten(),
+                Node::Latch(i) => self.state.get(i as usize).copied().flatten(),
+                Node::And(a, b) => match (self.value(a), self.value(b)) {
+                    (Some(false), _) | (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                },
+            };
+            self.values[v] = x;
+        }
+    }
+
+    /// The value of `l` in the frame last evaluated.
+    pub fn value(&self, l: Lit) -> Option<bool> {
+        self.values
             .get(l.var() as usize)
             .copied()
             .flatten()
             .map(|b| b ^ l.is_neg())
-    };
-    for (v, node) in aig.nodes().iter().enumerate() {
-        let x = match *node {
-            Node::Const => Some(false),
-            Node::Input(i) => inputs.get(i as usize).copied().flatten(),
-            Node::Latch(_) => None,
-            Node::And(a, b) => match (val(&values, a), val(&values, b)) {
-                (Some(false), _) | (_, Some(false)) => Some(false),
-                (Some(true), Some(true)) => Some(true),
-                _ => None,
-            },
-        };
-        values[v] = x;
     }
-    aig.latches.iter().map(|l| val(&values, l.next)).collect()
+
+    /// Moves to the next frame: every latch takes its next-state value.
+    pub fn advance(&mut self) {
+        let next: Vec<Option<bool>> = self
+            .aig
+            .latches
+            .iter()
+            .map(|l| self.value(l.next))
+            .collect();
+        self.state = next;
+    }
 }
 
 /// A property named in a witness.

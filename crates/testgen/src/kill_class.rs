@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use hypermut_aig::sim::TernarySim;
 use hypermut_aig::Witness;
 use hypermut_hyper::{agreement, test_from_runs, Agreement, MutantProduct, Test};
 use hypermut_prove::bmc::{check_bound_fixed, BmcError};
@@ -26,9 +27,20 @@ pub(crate) fn classify(
     depth: usize,
     deadline: Option<Instant>,
 ) -> Result<KillClass> {
-    if !private.contains(&true) {
+    if !private.contains(&true) || differs_whatever_nd(mp, private, w, depth) {
         return Ok(KillClass::Definite);
     }
+    classify_by_sat(mp, private, w, depth, deadline)
+}
+
+/// [`classify`] by SAT alone: the two bounded checks on the agreement circuit.
+fn classify_by_sat(
+    mp: &MutantProduct,
+    private: &[bool],
+    w: &Witness,
+    depth: usize,
+    deadline: Option<Instant>,
+) -> Result<KillClass> {
     let ag = agreement(&mp.blasted, mp.selector, private)?;
     // The product's inputs are the conditional mutant's, in the same order.
     let fixed = |mutant_nd: bool| -> Vec<Vec<Option<bool>>> {
@@ -62,6 +74,45 @@ pub(crate) fn classify(
     } else {
         KillClass::Controlled
     })
+}
+
+/// Whether the inputs of `w` make some output of the original and of the mutant differ in
+/// some frame up to `depth` whatever the nd values and power-up values of either copy are:
+/// a sufficient condition for a definite kill (`docs/method.md` §4.5), checked by a
+/// three-valued simulation of each copy with the nd inputs and the uninitialised latches
+/// unknown. `false` says nothing: the simulation is conservative.
+fn differs_whatever_nd(mp: &MutantProduct, private: &[bool], w: &Witness, depth: usize) -> bool {
+    let aig = &mp.blasted.aig;
+    let Some(selector) = aig.latch_index(mp.selector) else {
+        return false;
+    };
+    let mut copies = [false, true].map(|mutant| {
+        let mut sim = TernarySim::from_reset(aig);
+        sim.set_latch(selector, Some(mutant));
+        sim
+    });
+    for k in 0..=depth {
+        let inputs: Vec<Option<bool>> = (0..aig.inputs.len())
+            .map(|i| {
+                let given = w.inputs.get(k).and_then(|f| f.get(i).copied().flatten());
+                (!private.get(i).copied().unwrap_or(false)).then(|| given.unwrap_or(false))
+            })
+            .collect();
+        for (mutant, sim) in copies.iter_mut().enumerate() {
+            sim.set_latch(selector, Some(mutant == 1));
+            sim.eval(&inputs);
+        }
+        let differ = mp.blasted.outputs.iter().flat_map(|o| &o.bits).any(
+            |&b| matches!((copies[0].value(b), copies[1].value(b)), (Some(x), Some(y)) if x != y),
+        );
+        if differ {
+            return true;
+        }
+        for sim in &mut copies {
+            sim.advance();
+        }
+    }
+    false
 }
 
 /// What the search for a stronger test found.
@@ -387,6 +438,60 @@ pub fn search_at(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::allowed::nondeterministic_inputs;
+    use crate::{all_mutants, FrontendOptions, Model};
+    use hypermut_prove::bmc::Bmc;
+    use hypermut_prove::{Engine, Verdict};
+
+    /// The three-valued shortcut calls a test definite only when the SAT checks on the
+    /// agreement circuit do, and it does call some tests definite: every mutant of bundled
+    /// models with nondeterminism whose product has a counterexample up to frame 8.
+    #[test]
+    fn the_three_valued_shortcut_finds_only_definite_kills() {
+        let (mut shortcut, mut definite, mut kills) = (0, 0, 0);
+        for rel in [
+            "models/smv/beverage.smv",
+            "models/smv/mutex.smv",
+            "models/smv/car_alarm_timed.smv",
+            "models/verilog/uart_tx.v",
+        ] {
+            let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../..")
+                .join(rel);
+            let model = Model::load(&[path], &FrontendOptions::default())
+                .expect("loads")
+                .0;
+            for m in all_mutants(&model.system) {
+                let Ok(mp) = MutantProduct::build(&model.system, &m) else {
+                    continue;
+                };
+                let private = nondeterministic_inputs(&mp, false);
+                if !private.contains(&true) {
+                    continue;
+                }
+                let mut bmc = Bmc {
+                    max_bound: 8,
+                    time_limit: None,
+                };
+                let Verdict::Unsafe(w) = bmc.check(&mp.product.aig) else {
+                    continue;
+                };
+                kills += 1;
+                let by_sat = classify_by_sat(&mp, &private, &w, w.depth(), None).expect("checks");
+                definite += usize::from(by_sat == KillClass::Definite);
+                if differs_whatever_nd(&mp, &private, &w, w.depth()) {
+                    shortcut += 1;
+                    assert_eq!(by_sat, KillClass::Definite, "{rel} mutant {}", m.id);
+                }
+            }
+        }
+        assert!(
+            shortcut > 0,
+            "{kills} kills, {definite} definite, none by the shortcut"
+        );
+        assert!(definite > shortcut / 2, "{definite} definite");
+        eprintln!("{kills} kills: {definite} definite, {shortcut} of them by the shortcut");
+    }
 
     /// Every threshold `t` (solutions exactly at depths ≥ t) in and around `lo..=hi`: the
     /// least depth is `max(t, lo)` when `t ≤ hi`, else none; no depth outside `lo..=hi` is
