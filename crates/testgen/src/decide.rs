@@ -20,7 +20,7 @@ use hypermut_smv::SmvOptions;
 
 use crate::allowed::{allowed_outputs, nondeterministic_inputs};
 use crate::error::{Error, Result};
-use crate::kill_class::{classify, strengthen};
+use crate::kill_class::{classify, definite_at_once, strengthen};
 use crate::layout;
 use crate::lemma_pool::LemmaPool;
 use crate::load::Model;
@@ -30,8 +30,12 @@ use crate::select::Locator;
 use crate::testfile::TestFile;
 use crate::waveform;
 
-/// At most this many pooled tests are tried on a mutant for a stronger kill class.
-const REPLAY_CANDIDATES: usize = 8;
+/// At most this many pooled tests are checked for a definite kill by three-valued
+/// simulation when the first is not definite (`docs/method.md` §7.8).
+const REPLAY_CANDIDATES: usize = 64;
+
+/// Of those, at most this many are classified by SAT.
+const REPLAY_CLASSIFIED: usize = 8;
 
 /// At most this many allowed output valuations are listed per test step.
 const ALLOWED_CAP: usize = 16;
@@ -515,7 +519,26 @@ impl<'a> Decider<'a> {
                 } else {
                     classify(&mp, &private, &w, test.depth, limits.deadline)?
                 };
-                // Another pooled test may kill this mutant more strongly than the first.
+                // Another pooled test may kill this mutant more strongly than the first: a
+                // definite one by three-valued simulation among all the candidates, else one
+                // classified by SAT among the first few.
+                let mut alternatives = alternatives;
+                if class != KillClass::Definite && !deep {
+                    let at_once = alternatives.iter().position(|alt| {
+                        alt.depth() <= DEEPEST_CLASSIFIED
+                            && definite_at_once(&mp, &private, alt, alt.depth())
+                    });
+                    if let Some(k) = at_once {
+                        let alt = alternatives.swap_remove(k);
+                        if let Ok(t) = extract_test(&mp.conditional, &mp.nd, &mp.blasted, &alt) {
+                            test = t;
+                            run_inputs = alt.inputs.clone();
+                            w = alt;
+                            class = KillClass::Definite;
+                        }
+                    }
+                }
+                alternatives.truncate(REPLAY_CLASSIFIED - 1);
                 for alt in alternatives.into_iter().filter(|_| !deep) {
                     if class == KillClass::Definite || alt.depth() > DEEPEST_CLASSIFIED {
                         break;

@@ -27,7 +27,7 @@ pub(crate) fn classify(
     depth: usize,
     deadline: Option<Instant>,
 ) -> Result<KillClass> {
-    if !private.contains(&true) || differs_whatever_nd(mp, private, w, depth) {
+    if !private.contains(&true) || definite_at_once(mp, private, w, depth) {
         return Ok(KillClass::Definite);
     }
     classify_by_sat(mp, private, w, depth, deadline)
@@ -81,7 +81,12 @@ fn classify_by_sat(
 /// a sufficient condition for a definite kill (`docs/method.md` §4.5), checked by a
 /// three-valued simulation of each copy with the nd inputs and the uninitialised latches
 /// unknown. `false` says nothing: the simulation is conservative.
-fn differs_whatever_nd(mp: &MutantProduct, private: &[bool], w: &Witness, depth: usize) -> bool {
+pub(crate) fn definite_at_once(
+    mp: &MutantProduct,
+    private: &[bool],
+    w: &Witness,
+    depth: usize,
+) -> bool {
     let aig = &mp.blasted.aig;
     let Some(selector) = aig.latch_index(mp.selector) else {
         return false;
@@ -479,7 +484,7 @@ mod tests {
                 kills += 1;
                 let by_sat = classify_by_sat(&mp, &private, &w, w.depth(), None).expect("checks");
                 definite += usize::from(by_sat == KillClass::Definite);
-                if differs_whatever_nd(&mp, &private, &w, w.depth()) {
+                if definite_at_once(&mp, &private, &w, w.depth()) {
                     shortcut += 1;
                     assert_eq!(by_sat, KillClass::Definite, "{rel} mutant {}", m.id);
                 }
