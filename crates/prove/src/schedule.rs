@@ -15,7 +15,7 @@ use hypermut_aig::{Aig, Lit};
 
 use crate::bmc::{bmc_while_cheap, Bmc};
 use crate::engine::Engine;
-use crate::ic3::{Ic3, Ic3Options, Ic3Progress};
+use crate::ic3::{Ic3, Ic3Options};
 use crate::limits::Limits;
 use crate::reach::Reach;
 use crate::scorr::Scorr;
@@ -95,16 +95,14 @@ impl Stage {
 
     /// Runs the stage within `limits` (its slice of `whole`, the schedule's limits). A
     /// correspondence stage adds its latch equalities to `lemmas` (as clauses), and an IC3
-    /// stage starts from them (`Ic3::with_lemmas`) and goes on from `progress`, leaving its
-    /// own there when undecided; a correspondence found within the slice is confirmed
-    /// within `whole`.
+    /// stage starts from them (`Ic3::with_lemmas`); a correspondence found within the slice
+    /// is confirmed within `whole`.
     fn check(
         &self,
         aig: &Aig,
         limits: &Limits,
         whole: &Limits,
         lemmas: &mut Vec<Vec<Lit>>,
-        progress: &mut Option<Ic3Progress>,
     ) -> Verdict {
         match self {
             Stage::Scorr(scorr) => {
@@ -130,7 +128,7 @@ impl Stage {
                 time_limit: None,
                 lemmas: lemmas.clone(),
             }
-            .check_resuming(aig, limits, progress),
+            .check_limited(aig, limits),
             Stage::Reach(reach) => {
                 let mut capped = limits.clone();
                 if capped.deadline.is_none() {
@@ -142,20 +140,10 @@ impl Stage {
                 let mut capped = limits.clone();
                 let cap = std::time::Instant::now() + *at_most;
                 capped.deadline = Some(capped.deadline.map_or(cap, |d| d.min(cap)));
-                stage.check(aig, &capped, whole, lemmas, progress)
+                stage.check(aig, &capped, whole, lemmas)
             }
         }
     }
-}
-
-/// What a schedule's run takes from earlier runs and leaves for later ones
-/// ([`Schedule::run_carrying`]).
-#[derive(Clone, Debug, Default)]
-pub struct Carried {
-    /// Clauses believed invariant: seeds of the IC3 stages of a seeded schedule.
-    pub seeds: Vec<Vec<Lit>>,
-    /// Where an IC3 run on the circuit stopped undecided, to go on from.
-    pub ic3: Option<Ic3Progress>,
 }
 
 /// Engines run in sequence until one gives a definite answer or the limits are reached.
@@ -305,23 +293,12 @@ impl Schedule {
     /// similar circuit); IC3 keeps the largest subset that is inductive, so a wrong seed
     /// never makes a verdict wrong. An unseeded schedule ignores them.
     pub fn run_seeded(&self, aig: &Aig, limits: &Limits, seeds: &[Vec<Lit>]) -> Scheduled {
-        let mut carried = Carried {
-            seeds: seeds.to_vec(),
-            ic3: None,
-        };
-        self.run_carrying(aig, limits, &mut carried)
-    }
-
-    /// [`Schedule::run_seeded`] with the seeds of `carried`, whose IC3 stages go on from
-    /// where an earlier IC3 run on the same circuit stopped (`carried.ic3`), and leave there
-    /// where they stop when the run ends undecided.
-    pub fn run_carrying(&self, aig: &Aig, limits: &Limits, carried: &mut Carried) -> Scheduled {
         let mut last = Scheduled {
             verdict: Verdict::Unknown("no engine ran".into()),
             stage: None,
         };
         let mut lemmas = if self.seeded {
-            carried.seeds.clone()
+            seeds.to_vec()
         } else {
             Vec::new()
         };
@@ -344,13 +321,7 @@ impl Schedule {
                 lemmas.clear();
             }
             last = Scheduled {
-                verdict: stage.check(
-                    aig,
-                    &limits.slice(share),
-                    limits,
-                    &mut lemmas,
-                    &mut carried.ic3,
-                ),
+                verdict: stage.check(aig, &limits.slice(share), limits, &mut lemmas),
                 stage: Some(k),
             };
             if !matches!(last.verdict, Verdict::Unknown(_)) {

@@ -2,8 +2,7 @@
 //! schedule within the time budget, and the checked evidence of the verdict. No file I/O:
 //! the result is a [`Decision`] value that the store writes.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hypermut_aig::blast::{blast, BlastOptions};
@@ -13,9 +12,7 @@ use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, Range
 use hypermut_ir::System;
 use hypermut_mutate::{make_controllable, Mutant};
 use hypermut_prove::bmc::{check_bound, BmcError};
-use hypermut_prove::{
-    witness_circuit, Carried, Certificate, Engine, Ic3Progress, Limits, Reach, Schedule, Verdict,
-};
+use hypermut_prove::{witness_circuit, Certificate, Engine, Limits, Reach, Schedule, Verdict};
 use hypermut_smv::SmvOptions;
 
 use crate::allowed::{allowed_outputs, nondeterministic_inputs};
@@ -74,27 +71,7 @@ struct Engines<'s> {
     /// the later tries start from nothing or from the correspondence, `docs/method.md`
     /// §7.11).
     pooled_lemmas: bool,
-    /// Which earlier IC3 run of the mutant, if any, its IC3 goes on from.
-    resume: Resume,
 }
-
-/// Which earlier IC3 run of a mutant a try's IC3 goes on from (`docs/method.md` §7.8): the
-/// second try, whose IC3 starts from nothing to go another way than the seeded first, goes
-/// on only from a run that had no seeds; the last goes on from the seeded run if there was
-/// one, else from the other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Resume {
-    /// None: a first try.
-    Fresh,
-    /// A run without seeds.
-    Unseeded,
-    /// The seeded run, else the other.
-    Any,
-}
-
-/// Most lemmas an IC3 run may leave for a later try of its mutant (a larger run starts
-/// again instead, to bound the memory the open mutants hold).
-const MOST_KEPT_LEMMAS: usize = 50_000;
 
 /// Share of a mutant's engine time that BDD reachability may use on the unoptimised product
 /// before the schedule starts (`docs/method.md` §7.9).
@@ -181,8 +158,6 @@ pub struct Decider<'a> {
     pool: Arc<TestPool>,
     /// The clauses of the equivalence proofs so far, seeds of later IC3 runs.
     lemmas: Arc<LemmaPool>,
-    /// Per open mutant, where its IC3 runs stopped (at most one seeded, one not).
-    progress: Arc<Mutex<HashMap<usize, Vec<Ic3Progress>>>>,
 }
 
 impl<'a> Decider<'a> {
@@ -201,38 +176,7 @@ impl<'a> Decider<'a> {
             locator: Locator::new(model),
             pool: Arc::new(TestPool::new()),
             lemmas: Arc::new(LemmaPool::new()),
-            progress: Arc::default(),
         }
-    }
-
-    fn progress(&self) -> std::sync::MutexGuard<'_, HashMap<usize, Vec<Ic3Progress>>> {
-        self.progress.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// The earlier IC3 run of mutant `id` a try with `resume` goes on from, taken out.
-    fn take_progress(&self, id: usize, resume: Resume) -> Option<Ic3Progress> {
-        let mut all = self.progress();
-        let runs = all.get_mut(&id)?;
-        let pick = match resume {
-            Resume::Fresh => None,
-            Resume::Unseeded => runs.iter().position(|p| !p.seeded()),
-            Resume::Any => runs
-                .iter()
-                .position(Ic3Progress::seeded)
-                .or_else(|| (!runs.is_empty()).then_some(0)),
-        };
-        pick.map(|k| runs.swap_remove(k))
-    }
-
-    /// Keeps where an IC3 run of mutant `id` stopped, in place of an earlier one of its kind.
-    fn keep_progress(&self, id: usize, p: Ic3Progress) {
-        if p.lemmas() > MOST_KEPT_LEMMAS {
-            return;
-        }
-        let mut all = self.progress();
-        let runs = all.entry(id).or_default();
-        runs.retain(|q| q.seeded() != p.seeded());
-        runs.push(p);
     }
 
     /// Decides mutant `m`. Failures become the verdicts `invalid` or `error` with the reason.
@@ -247,7 +191,6 @@ impl<'a> Decider<'a> {
             schedule: &self.schedule,
             random_frames: self.options.bound,
             pooled_lemmas: self.options.replay,
-            resume: Resume::Fresh,
         }
     }
 
@@ -270,7 +213,6 @@ impl<'a> Decider<'a> {
             schedule,
             random_frames: self.options.bound.max(DEEP_RANDOM_FRAMES),
             pooled_lemmas: false,
-            resume: if last { Resume::Any } else { Resume::Unseeded },
         };
         self.decide_with(m, Some(engines))
     }
@@ -322,9 +264,6 @@ impl<'a> Decider<'a> {
             d.witness = None;
             d.certificate = None;
             d.waveform = None;
-        }
-        if d.record.outcome != MutantVerdict::Unknown {
-            self.progress().remove(&m.id);
         }
         d.record.millis = start.elapsed().as_millis() as u64;
         d
@@ -446,7 +385,6 @@ impl<'a> Decider<'a> {
                     schedule,
                     random_frames,
                     pooled_lemmas,
-                    resume,
                     ..
                 }) = engines
                 else {
@@ -488,15 +426,7 @@ impl<'a> Decider<'a> {
                         } else {
                             Vec::new()
                         };
-                        // IC3 goes on from where an earlier try stopped.
-                        let mut carried = Carried {
-                            seeds,
-                            ic3: self.take_progress(m.id, resume),
-                        };
-                        let run = schedule.run_carrying(c, &engine_limits, &mut carried);
-                        if let Some(p) = carried.ic3 {
-                            self.keep_progress(m.id, p);
-                        }
+                        let run = schedule.run_seeded(c, &engine_limits, &seeds);
                         rec.engine = schedule.stage_name(run.stage).map(str::to_string);
                         run.verdict
                     }

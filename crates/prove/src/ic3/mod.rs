@@ -132,93 +132,15 @@ impl Engine for Ic3 {
     }
 
     fn check_limited(&mut self, aig: &Aig, limits: &Limits) -> Verdict {
-        self.check_resuming(aig, limits, &mut None)
-    }
-}
-
-impl Ic3 {
-    /// [`Engine::check_limited`], going on from `progress` when it was taken from a run on
-    /// the same circuit (else from the start), and leaving in `progress` where this run
-    /// stopped when it stops undecided.
-    pub fn check_resuming(
-        &self,
-        aig: &Aig,
-        limits: &Limits,
-        progress: &mut Option<Ic3Progress>,
-    ) -> Verdict {
+        let options = self.options.clone();
         let lemmas = &self.lemmas;
         run_reduced(aig, limits, |reduced, limits| {
             let seeds = seeds::reduced_seeds(aig, reduced, lemmas);
-            ic3_search_resuming(
-                &reduced.aig,
-                &self.options,
-                &seeds,
-                limits,
-                || default_solver(limits),
-                progress,
-            )
+            ic3_search_seeded(&reduced.aig, &options, &seeds, limits, || {
+                default_solver(limits)
+            })
         })
     }
-}
-
-/// Where an undecided IC3 run stopped: its lemmas per level and at the infinite level, to go
-/// on from (with [`Ic3::check_resuming`]) instead of starting again, on the same circuit
-/// only. A lemma at level `k` holds in every state reachable in at most `k` steps, a fact of
-/// the circuit alone, so the frames stay valid for any later run on it.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Ic3Progress {
-    /// Fingerprint of the circuit the frames belong to.
-    circuit: u64,
-    /// The lemmas (cubes) of levels `1..`, in level order.
-    levels: Vec<Vec<Cube>>,
-    /// The lemmas of the infinite level.
-    inf: Vec<Cube>,
-    /// Whether the run started from seed lemmas (some of which it kept).
-    seeded: bool,
-}
-
-impl Ic3Progress {
-    /// Whether the run (or one it went on from) started from seed lemmas and kept some: its
-    /// frames are not those a run from nothing would go through.
-    pub fn seeded(&self) -> bool {
-        self.seeded
-    }
-
-    /// The highest frame the run reached.
-    pub fn frames(&self) -> usize {
-        self.levels.len()
-    }
-
-    /// Number of lemmas kept.
-    pub fn lemmas(&self) -> usize {
-        self.levels.iter().map(Vec::len).sum::<usize>() + self.inf.len()
-    }
-}
-
-/// A fingerprint of everything IC3's frames depend on: the nodes, the latches' next states
-/// and resets, the bad property and the constraints.
-fn fingerprint(aig: &Aig) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    aig.num_vars().hash(&mut h);
-    for node in aig.nodes() {
-        match *node {
-            hypermut_aig::Node::And(a, b) => (a, b).hash(&mut h),
-            hypermut_aig::Node::Input(i) => (1u8, i).hash(&mut h),
-            hypermut_aig::Node::Latch(i) => (2u8, i).hash(&mut h),
-            hypermut_aig::Node::Const => 3u8.hash(&mut h),
-        }
-    }
-    for l in &aig.latches {
-        (l.lit, l.next, l.reset).hash(&mut h);
-    }
-    for b in aig.bad.iter().take(1) {
-        b.lit.hash(&mut h);
-    }
-    for c in &aig.constraints {
-        c.lit.hash(&mut h);
-    }
-    h.finish()
 }
 
 /// Runs IC3 on `aig.bad[0]` under `aig.constraints` with solvers from `new_solver`, which
@@ -251,24 +173,6 @@ where
     S: SolveIncremental,
     F: FnMut() -> S,
 {
-    ic3_search_resuming(aig, options, seeds, limits, new_solver, &mut None)
-}
-
-/// [`ic3_search_seeded`] going on from `progress` when it was taken from a run on `aig`,
-/// and leaving in `progress` where this run stopped when it stops undecided (see
-/// [`Ic3Progress`]).
-pub fn ic3_search_resuming<S, F>(
-    aig: &Aig,
-    options: &Ic3Options,
-    seeds: &[Vec<Lit>],
-    limits: &Limits,
-    new_solver: F,
-    progress: &mut Option<Ic3Progress>,
-) -> ReducedVerdict
-where
-    S: SolveIncremental,
-    F: FnMut() -> S,
-{
     if aig.bad.is_empty() {
         return ReducedVerdict::Unknown("the AIG has no bad property".into());
     }
@@ -282,22 +186,10 @@ where
     {
         return ReducedVerdict::Unknown("a seed lemma names a non-latch literal".into());
     }
-    let circuit = fingerprint(aig);
-    let resume = progress.take().filter(|p| p.circuit == circuit);
     let mut core = Ic3Core::new(aig, options.clone(), limits.clone(), new_solver);
-    let res = core.run(seeds, resume);
+    let res = core.run(seeds);
     if std::env::var_os("HYPERMUT_IC3_STATS").is_some() {
         eprintln!("ic3: {:?} frames {:?}", core.stats, core.frames.sizes());
-    }
-    if matches!(res, Err(Halt::Limit)) {
-        *progress = Some(Ic3Progress {
-            circuit,
-            levels: (1..=core.frames.top())
-                .map(|k| core.frames.at(k).to_vec())
-                .collect(),
-            inf: core.frames.inf().to_vec(),
-            seeded: core.seeded,
-        });
     }
     match res {
         Ok(o) => o,
@@ -369,8 +261,6 @@ struct Ic3Core<'a, S, F> {
     /// Size of the top level at which the next promotion to the infinite level is tried
     /// (twice what the last attempt left, so that attempts cost linear time overall).
     promote_at: usize,
-    /// Whether the run started from seed lemmas it kept (or went on from a run that did).
-    seeded: bool,
     stats: Stats,
 }
 
@@ -409,7 +299,6 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
             early: 1,
             ctg_now: false,
             promote_at: 0,
-            seeded: false,
             stats: Stats::default(),
         }
     }
@@ -928,11 +817,7 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
         Ok(())
     }
 
-    fn run(
-        &mut self,
-        seeds: &[Vec<Lit>],
-        resume: Option<Ic3Progress>,
-    ) -> Result<ReducedVerdict, Halt> {
+    fn run(&mut self, seeds: &[Vec<Lit>]) -> Result<ReducedVerdict, Halt> {
         let mut cubes: Vec<Cube> = seeds
             .iter()
             .map(|c| {
@@ -946,14 +831,6 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
         cubes.dedup();
         for c in self.houdini(cubes)? {
             self.frames.add_inf(c);
-            self.seeded = true;
-        }
-        let resume = resume.unwrap_or_default();
-        self.seeded |= resume.seeded;
-        for c in resume.inf {
-            if !self.frames.blocked_forever(&c) {
-                self.frames.add_inf(c);
-            }
         }
         let s0 = self.make_solver(0)?;
         self.solvers.push(s0);
@@ -961,15 +838,6 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
             return Ok(ReducedVerdict::Unsafe(w));
         }
         self.add_frame()?;
-        // The frames of an earlier run on this circuit, as they were.
-        while self.frames.top() < resume.levels.len() {
-            self.add_frame()?;
-        }
-        for (k, level) in resume.levels.into_iter().enumerate() {
-            for c in level {
-                self.add_lemma(k + 1, c)?;
-            }
-        }
         loop {
             let n = self.frames.top();
             if let Some(w) = self.block(n)? {

@@ -5,12 +5,11 @@ use std::collections::HashSet;
 
 use hypermut_aig::{check_witness, Aig, Lit, Named, Reset};
 
-use super::{ic3_search_resuming, Ic3, Ic3Core, Ic3Options, Ic3Progress};
+use super::{Ic3, Ic3Core, Ic3Options};
 use crate::backend::default_solver;
 use crate::certificate::{check_certificate, Certificate};
 use crate::engine::Engine;
 use crate::limits::Limits;
-use crate::reduced_verdict::{Proof, ReducedVerdict};
 use crate::testutil::{
     assert_invariant_explicit, eval_frame, is_initial, lit_val, next_state, random_aig,
     shortest_depth, Rng, Shape,
@@ -350,104 +349,4 @@ fn correspondence_seeds_are_invariants_and_keep_schedule_verdicts() {
         );
     }
     assert!(with_clauses >= 20, "only {with_clauses} cases with clauses");
-}
-
-/// The states reachable in at most `k` steps from the initial states, by explicit search.
-fn reachable_within(aig: &Aig, k: usize) -> HashSet<Vec<bool>> {
-    let nl = aig.latches.len();
-    let mut seen: HashSet<Vec<bool>> = (0..1u32 << nl)
-        .map(|s| bits(s, nl))
-        .filter(|s| is_initial(aig, s))
-        .collect();
-    let mut layer: Vec<Vec<bool>> = seen.iter().cloned().collect();
-    for _ in 0..k {
-        let mut next = Vec::new();
-        for s in &layer {
-            for t in successors(aig, s) {
-                if seen.insert(t.clone()) {
-                    next.push(t);
-                }
-            }
-        }
-        layer = next;
-    }
-    seen
-}
-
-/// IC3 on `g` stopped once it has made `solvers` solvers (one per frame), deterministically.
-fn stopped_run(g: &Aig, solvers: usize, from: &mut Option<Ic3Progress>) -> ReducedVerdict {
-    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let limits = Limits::none().with_stop(flag.clone());
-    let mut made = 0;
-    ic3_search_resuming(
-        g,
-        &Ic3Options::default(),
-        &[],
-        &limits,
-        || {
-            made += 1;
-            if made > solvers {
-                flag.store(true, std::sync::atomic::Ordering::Relaxed);
-            }
-            default_solver(&Limits::none())
-        },
-        from,
-    )
-}
-
-/// A run stopped early leaves frames whose every lemma at level `k` excludes all states
-/// reachable in `k` steps (explicit search); a run that goes on from them answers as
-/// explicit search does, with checked answers; frames of another circuit are not used.
-#[test]
-fn a_stopped_run_leaves_valid_frames_to_go_on_from() {
-    let (mut left, mut resumed_to_verdict) = (0, 0);
-    for seed in 1..=60u64 {
-        let g = random_aig(&mut Rng::new(seed), &SHAPE);
-        let mut progress = None;
-        if !matches!(
-            stopped_run(&g, 3, &mut progress),
-            ReducedVerdict::Unknown(_)
-        ) {
-            continue;
-        }
-        let Some(p) = progress.clone() else {
-            panic!("seed {seed}: a stopped run leaves its frames");
-        };
-        left += 1;
-        for (k, level) in p.levels.iter().enumerate() {
-            let reach = reachable_within(&g, k + 1);
-            for cube in level {
-                let clause: Vec<Lit> = cube.iter().map(|&l| !l).collect();
-                assert!(
-                    reach.iter().all(|s| clause_holds(&g, &clause, s)),
-                    "seed {seed}: lemma {cube:?} of level {} meets a reachable state",
-                    k + 1
-                );
-            }
-        }
-        assert_eq!(p.circuit, super::fingerprint(&g), "seed {seed}");
-        let want = shortest_depth(&g, 200);
-        let mut carried = progress;
-        let got = match stopped_run(&g, usize::MAX, &mut carried) {
-            ReducedVerdict::Unsafe(w) => {
-                Some(check_witness(&g, &w).unwrap_or_else(|e| panic!("resumed, seed {seed}: {e}")))
-            }
-            ReducedVerdict::Safe(Proof::Invariant(clauses)) => {
-                assert_invariant_explicit(&g, &clauses);
-                None
-            }
-            v => panic!("resumed, seed {seed}: {v:?}"),
-        };
-        assert_eq!(got.is_some(), want.is_some(), "seed {seed}");
-        resumed_to_verdict += 1;
-        // Another circuit's frames are ignored: the answer is still right.
-        let other = random_aig(&mut Rng::new(seed + 1000), &SHAPE);
-        let mut foreign = Some(p);
-        let v = Ic3::default().check_resuming(&other, &Limits::none(), &mut foreign);
-        let want = shortest_depth(&other, 200);
-        let got = checked(&other, &v, &format!("foreign frames, seed {seed}"));
-        assert_eq!(got.is_some(), want.is_some(), "foreign, seed {seed}");
-    }
-    assert!(left >= 10, "only {left} runs stopped early");
-    assert!(resumed_to_verdict >= 10);
 }
