@@ -62,6 +62,17 @@ pub enum Reset {
     Free,
 }
 
+impl Reset {
+    /// The initial value, if it is a constant.
+    pub fn value(self) -> Option<bool> {
+        match self {
+            Reset::Zero => Some(false),
+            Reset::One => Some(true),
+            Reset::Free => None,
+        }
+    }
+}
+
 /// What defines a variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Node {

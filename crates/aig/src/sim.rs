@@ -138,15 +138,7 @@ impl<'a> TernarySim<'a> {
 
     /// A run from the initial states: constant resets known, uninitialised latches unknown.
     pub fn from_reset(aig: &'a Aig) -> Self {
-        let state = aig
-            .latches
-            .iter()
-            .map(|l| match l.reset {
-                Reset::Zero => Some(false),
-                Reset::One => Some(true),
-                Reset::Free => None,
-            })
-            .collect();
+        let state = aig.latches.iter().map(|l| l.reset.value()).collect();
         TernarySim::new(aig, state)
     }
 

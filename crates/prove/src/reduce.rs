@@ -107,15 +107,7 @@ pub fn validate(aig: &Aig) -> Result<(), UnrollError> {
 /// functions evaluate to the reset value under ternary simulation when every latch of the
 /// set holds its reset value and everything else is unknown.
 pub fn constant_latches(aig: &Aig) -> Vec<Option<bool>> {
-    let mut cand: Vec<Option<bool>> = aig
-        .latches
-        .iter()
-        .map(|l| match l.reset {
-            Reset::Zero => Some(false),
-            Reset::One => Some(true),
-            Reset::Free => None,
-        })
-        .collect();
+    let mut cand: Vec<Option<bool>> = aig.latches.iter().map(|l| l.reset.value()).collect();
     let mut val = vec![X; aig.num_vars() as usize];
     loop {
         for (v, node) in aig.nodes().iter().enumerate() {

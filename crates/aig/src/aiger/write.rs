@@ -8,7 +8,7 @@ use flussab_aiger::aig::{OrderedAig, OrderedAndGate, OrderedLatch, Symbol, Symbo
 use flussab_aiger::{ascii, binary};
 
 use super::legacy::legacy_aig;
-use crate::{Aig, Lit, Node, Reset};
+use crate::{Aig, Lit, Node};
 
 /// AIGER encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -146,11 +146,7 @@ fn ordered(aig: &Aig, name_all: bool) -> OrderedAig<u32> {
             .iter()
             .map(|l| OrderedLatch {
                 next_state: tr(&map, l.next),
-                initialization: match l.reset {
-                    Reset::Zero => Some(false),
-                    Reset::One => Some(true),
-                    Reset::Free => None,
-                },
+                initialization: l.reset.value(),
             })
             .collect(),
         outputs: lits(&mut aig.outputs.iter().map(|n| n.lit)),
@@ -253,7 +249,7 @@ fn fresh(used: &HashSet<String>, base: &str) -> String {
 mod tests {
     use super::*;
     use crate::aiger::read_aiger;
-    use crate::Named;
+    use crate::{Named, Reset};
 
     #[test]
     fn symbols_only_for_named_objects_unless_name_all() {

@@ -34,7 +34,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::time::Duration;
 
-use hypermut_aig::{Aig, Lit, Reset, Witness};
+use hypermut_aig::{Aig, Lit, Witness};
 use rustsat::solvers::SolveIncremental;
 use rustsat::types::Lit as SatLit;
 
@@ -277,15 +277,7 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
             limits,
             new_solver,
             latch_of_var,
-            init: aig
-                .latches
-                .iter()
-                .map(|l| match l.reset {
-                    Reset::Zero => Some(false),
-                    Reset::One => Some(true),
-                    Reset::Free => None,
-                })
-                .collect(),
+            init: aig.latches.iter().map(|l| l.reset.value()).collect(),
             next: aig.latches.iter().map(|l| l.next).collect(),
             activity: vec![0.0; latch_lits.len()],
             latch_lits,
