@@ -10,6 +10,7 @@
 //! counterexample, replayed on the simulator.
 
 mod cover;
+mod order;
 mod space;
 #[cfg(test)]
 mod tests;
@@ -25,6 +26,7 @@ use crate::engine::Engine;
 use crate::limits::Limits;
 use crate::reduced_verdict::{checked_certificate, checked_witness, trivial_verdict};
 use crate::verdict::Verdict;
+use order::LatchOrder;
 use space::{GaveUp, Space};
 
 /// BDD variables (inputs plus twice the latches in the cone of influence) beyond which
@@ -88,14 +90,34 @@ impl Engine for Reach {
 }
 
 impl Reach {
-    /// The breadth-first search for `aig.bad[0]`, unchecked.
+    /// The breadth-first search for `aig.bad[0]`, unchecked: in each of
+    /// [`LatchOrder::ATTEMPTS`] while a BDD outgrows the node limit.
     fn search(&self, aig: &Aig, limits: &Limits) -> Result<Verdict, GaveUp> {
+        let mut outgrown = GaveUp::Nodes(self.node_limit);
+        for order in LatchOrder::ATTEMPTS {
+            match self.search_in(aig, order, limits) {
+                Err(e @ GaveUp::Nodes(_)) => outgrown = e,
+                other => return other,
+            }
+        }
+        Err(outgrown)
+    }
+
+    /// The breadth-first search for `aig.bad[0]` with the latches' variables in `order`.
+    fn search_in(&self, aig: &Aig, order: LatchOrder, limits: &Limits) -> Result<Verdict, GaveUp> {
         let Some(bad) = aig.bad.first() else {
             return Ok(Verdict::Unknown("no bad property".into()));
         };
         let mut checked: Vec<_> = aig.constraints.iter().map(|c| c.lit).collect();
         checked.push(bad.lit);
-        let space = Space::new(aig, &checked, self.max_variables, self.node_limit, limits)?;
+        let space = Space::new(
+            aig,
+            &checked,
+            order,
+            self.max_variables,
+            self.node_limit,
+            limits,
+        )?;
         let mut roots: Vec<_> = space
             .latches()
             .iter()

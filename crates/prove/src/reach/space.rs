@@ -2,11 +2,10 @@
 //! and the functions of its signals over them (`docs/method.md` §7.9).
 //!
 //! Only the inputs and latches in the cone of influence of the checked signals get
-//! variables. They are ordered inputs first, then for each latch in latch order its
-//! current-state variable directly followed by its next-state variable. Keeping the two of
-//! a latch adjacent makes renaming next-state variables to current-state ones an
-//! order-preserving relabelling, and the latch order of hypermut's products already interleaves the
-//! original's and the mutant's copy of each register bit.
+//! variables. They are ordered inputs first, then for each latch, in the search's
+//! [`LatchOrder`], its current-state variable directly followed by its next-state variable.
+//! Keeping the two of a latch adjacent makes renaming next-state variables to current-state
+//! ones an order-preserving relabelling whatever the latch order.
 
 use biodivine_lib_bdd::{
     op_function, Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet,
@@ -14,6 +13,7 @@ use biodivine_lib_bdd::{
 use hypermut_aig::{Aig, Lit, Node, Reset};
 
 use super::cover::{sum_of_products, Cube};
+use super::order::LatchOrder;
 use crate::limits::Limits;
 use crate::unroll::{cone_of_influence, UnrollError};
 
@@ -96,7 +96,7 @@ impl Quantification {
 /// The variables of one step of a circuit and the node limit of every operation.
 pub(crate) struct Space {
     vars: BddVariableSet,
-    /// The AIG indices of the latches in the cone, in order.
+    /// The AIG indices of the latches in the cone, in variable order.
     latch_ids: Vec<usize>,
     /// Per AIG input: its position among the inputs in the cone.
     input_pos: Vec<Option<usize>>,
@@ -116,11 +116,12 @@ pub(crate) struct Space {
 }
 
 impl Space {
-    /// The space of the cone of influence of `roots` in `aig` when it needs at most
-    /// `max_vars` variables; its operations stop at `limits`.
+    /// The space of the cone of influence of `roots` in `aig`, its latches in `order`, when
+    /// it needs at most `max_vars` variables; its operations stop at `limits`.
     pub(crate) fn new(
         aig: &Aig,
         roots: &[Lit],
+        order: LatchOrder,
         max_vars: usize,
         node_limit: usize,
         limits: &Limits,
@@ -132,6 +133,7 @@ impl Space {
         let latch_ids: Vec<usize> = (0..aig.latches.len())
             .filter(|i| in_cone[aig.latches[*i].lit.var() as usize])
             .collect();
+        let latch_ids = order.arrange(aig, &latch_ids, roots);
         let n = input_ids.len() + 2 * latch_ids.len();
         if n > max_vars || n >= usize::from(u16::MAX) {
             return Err(GaveUp::Variables(n));
