@@ -82,6 +82,66 @@ impl WordRng {
         self.0 = x;
         x.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
+
+    /// A word whose bits are each 1 with probability 2^-`k` (all ones for `k` = 0).
+    pub fn rare_word(&mut self, k: u32) -> u64 {
+        (0..k).fold(u64::MAX, |w, _| w & self.next_word())
+    }
+}
+
+/// How the inputs of random runs change from frame to frame (`docs/method.md` §7.8). Each
+/// input bit of a run is a held value that flips with probability 2^-`drift` per frame,
+/// seen through pulses of one frame with probability 2^-`pulse`: uniform random inputs are
+/// pulses of probability 1/2 ([`DENSE`]); rare pulses over values held for long stretches
+/// ([`SPARSE`]) reach states that need long quiet stretches, as the counters of timers and
+/// games do, which uniform inputs keep disturbing (a reset asserted every other frame).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stimulus {
+    /// A pulse (one frame with the held value flipped) has probability 2^-`pulse`.
+    pub pulse: u32,
+    /// The held value flips with probability 2^-`drift` per frame (never with `None`).
+    pub drift: Option<u32>,
+}
+
+/// Uniform random inputs: every bit of every frame is a fair coin.
+pub const DENSE: Stimulus = Stimulus {
+    pulse: 1,
+    drift: None,
+};
+
+/// Sparse stimuli, one per round of [`sparse_witness`]: from very quiet inputs (a pulse
+/// every 256 frames, held values changing every 4,096) to livelier ones.
+pub const SPARSE: [Stimulus; 4] = [
+    Stimulus {
+        pulse: 8,
+        drift: Some(12),
+    },
+    Stimulus {
+        pulse: 5,
+        drift: Some(8),
+    },
+    Stimulus {
+        pulse: 6,
+        drift: Some(10),
+    },
+    Stimulus {
+        pulse: 4,
+        drift: Some(8),
+    },
+];
+
+impl Stimulus {
+    /// The input words of one frame, from the held words `held` (updated).
+    fn frame(&self, held: &mut [u64], rng: &mut WordRng) -> Vec<u64> {
+        held.iter_mut()
+            .map(|h| {
+                if let Some(d) = self.drift {
+                    *h ^= rng.rare_word(d);
+                }
+                *h ^ rng.rare_word(self.pulse)
+            })
+            .collect()
+    }
 }
 
 /// A counterexample to `aig`'s first bad property found by random simulation: `rounds`
@@ -95,6 +155,13 @@ pub fn random_witness(aig: &Aig, max_frames: usize, rounds: usize, seed: u64) ->
     random_witness_of(aig, bad, "b0", max_frames, rounds, seed)
 }
 
+/// [`random_witness`] with one round per stimulus of [`SPARSE`]: runs of quiet inputs, for
+/// kills deep behind counters.
+pub fn sparse_witness(aig: &Aig, max_frames: usize, seed: u64) -> Option<Witness> {
+    let bad = aig.bad.first()?.lit;
+    witness_under(aig, bad, "b0", max_frames, &SPARSE, seed)
+}
+
 /// [`random_witness`] for any literal `bad` of `aig`, the witness naming property `name`.
 pub fn random_witness_of(
     aig: &Aig,
@@ -104,16 +171,29 @@ pub fn random_witness_of(
     rounds: usize,
     seed: u64,
 ) -> Option<Witness> {
+    witness_under(aig, bad, name, max_frames, &vec![DENSE; rounds], seed)
+}
+
+/// The shortest hit of `bad` in one round of 64 runs per stimulus of `stimuli`.
+fn witness_under(
+    aig: &Aig,
+    bad: Lit,
+    name: &str,
+    max_frames: usize,
+    stimuli: &[Stimulus],
+    seed: u64,
+) -> Option<Witness> {
     let mut rng = WordRng::new(seed);
     let mut best: Option<Witness> = None;
-    for _ in 0..rounds {
+    for stimulus in stimuli {
         let limit = best.as_ref().map_or(max_frames, |w| w.depth());
         let init = initial_words(aig, || rng.next_word());
         let mut latches = init.clone();
+        let mut held: Vec<u64> = aig.inputs.iter().map(|_| rng.next_word()).collect();
         let mut frames: Vec<Vec<u64>> = Vec::new();
         let mut valid = u64::MAX;
         for _ in 0..limit {
-            let inputs: Vec<u64> = aig.inputs.iter().map(|_| rng.next_word()).collect();
+            let inputs = stimulus.frame(&mut held, &mut rng);
             let values = eval_words(aig, &inputs, &latches);
             frames.push(inputs);
             valid &= constraints_word(aig, &values);
@@ -233,5 +313,36 @@ mod tests {
             name: "never".into(),
         });
         assert_eq!(random_witness(&ruled_out, 10, 4, 3), None);
+    }
+
+    /// A 9-bit counter cleared by input `clr` whenever it is 1: reaching 300 needs 300 quiet
+    /// frames, which uniform inputs never give and sparse ones do; the witness replays.
+    #[test]
+    fn sparse_stimuli_reach_what_uniform_inputs_keep_disturbing() {
+        let mut g = Aig::new();
+        let clr = g.add_input("clr");
+        let bits: Vec<Lit> = (0..9)
+            .map(|i| g.add_latch(format!("c{i}"), Reset::Zero))
+            .collect();
+        let mut carry = Lit::TRUE;
+        for b in &bits {
+            let sum = g.xor(*b, carry);
+            carry = g.and(*b, carry);
+            let next = g.and(sum, !clr);
+            g.set_next(*b, next);
+        }
+        let at_300 = g.and_all(
+            bits.iter()
+                .enumerate()
+                .map(|(i, b)| b.xor(300 >> i & 1 == 0)),
+        );
+        g.bad.push(crate::graph::Named {
+            lit: at_300,
+            name: "b".into(),
+        });
+        assert_eq!(random_witness(&g, 1000, 8, 5), None);
+        let w = sparse_witness(&g, 1000, 5).expect("quiet runs count to 300");
+        assert_eq!(crate::sim::check_witness(&g, &w), Ok(w.depth()));
+        assert!(w.depth() >= 300, "{}", w.depth());
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hypermut_aig::blast::{blast, BlastOptions};
-use hypermut_aig::wordsim::random_witness;
+use hypermut_aig::wordsim::{random_witness, sparse_witness, SPARSE};
 use hypermut_aig::{Aig, Lit, Witness};
 use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, RangeCheck};
 use hypermut_ir::System;
@@ -58,6 +58,33 @@ pub const RANDOM_ROUNDS: usize = 8;
 /// run reaches it at once (`docs/method.md` §7.8).
 pub const DEEP_RANDOM_FRAMES: usize = DEEPEST_CLASSIFIED;
 
+/// How deep the runs under sparse stimuli ([`hypermut_aig::wordsim::SPARSE`]) go in a first
+/// try, after the uniform ones: kills behind counters that need long quiet stretches
+/// (`docs/method.md` §7.8).
+pub const SPARSE_FRAMES: usize = 1024;
+
+/// How deep the runs under sparse stimuli go in a later try.
+pub const DEEP_SPARSE_FRAMES: usize = 4096;
+
+/// Which random runs found a kill.
+#[derive(Clone, Copy, Debug)]
+enum Stimuli {
+    /// [`RANDOM_ROUNDS`] rounds of uniform random inputs.
+    Uniform,
+    /// One round per sparse stimulus ([`hypermut_aig::wordsim::SPARSE`]).
+    Sparse,
+}
+
+impl Stimuli {
+    /// The runs, for a record's reason.
+    fn describe(self) -> String {
+        match self {
+            Stimuli::Uniform => format!("{} runs", 64 * RANDOM_ROUNDS),
+            Stimuli::Sparse => format!("{} runs of quiet inputs", 64 * SPARSE.len()),
+        }
+    }
+}
+
 /// The engines of one try on a mutant.
 #[derive(Clone, Copy, Debug)]
 struct Engines<'s> {
@@ -67,6 +94,8 @@ struct Engines<'s> {
     schedule: &'s Schedule,
     /// How deep the random runs before them go.
     random_frames: usize,
+    /// How deep the runs under sparse stimuli after those go.
+    sparse_frames: usize,
     /// Whether IC3 starts from the invariants proved for other mutants (a first try only:
     /// the later tries start from nothing or from the correspondence, `docs/method.md`
     /// §7.11).
@@ -190,6 +219,7 @@ impl<'a> Decider<'a> {
             within,
             schedule: &self.schedule,
             random_frames: self.options.bound,
+            sparse_frames: SPARSE_FRAMES,
             pooled_lemmas: self.options.replay,
         }
     }
@@ -212,6 +242,7 @@ impl<'a> Decider<'a> {
             within: timeout,
             schedule,
             random_frames: self.options.bound.max(DEEP_RANDOM_FRAMES),
+            sparse_frames: DEEP_SPARSE_FRAMES,
             pooled_lemmas: false,
         };
         self.decide_with(m, Some(engines))
@@ -375,6 +406,7 @@ impl<'a> Decider<'a> {
         };
         let alternatives = replayed.split_off(replayed.len().min(1));
         let mut circuit = None;
+        let mut simulated_by = None;
         let verdict = match replayed.pop() {
             Some(w) => {
                 rec.engine = Some("replay".into());
@@ -384,6 +416,7 @@ impl<'a> Decider<'a> {
                 let Some(Engines {
                     schedule,
                     random_frames,
+                    sparse_frames,
                     pooled_lemmas,
                     ..
                 }) = engines
@@ -394,13 +427,19 @@ impl<'a> Decider<'a> {
                 };
                 // Random simulation before any solver (`docs/method.md` §7.8): most kills
                 // are shallow, and a hit needs neither the optimised circuit nor SAT.
-                let simulated = self
-                    .options
-                    .replay
-                    .then(|| random_witness(&p.aig, random_frames, RANDOM_ROUNDS, m.id as u64));
+                let seed = m.id as u64;
+                let simulated = self.options.replay.then(|| {
+                    random_witness(&p.aig, random_frames, RANDOM_ROUNDS, seed)
+                        .map(|w| (w, Stimuli::Uniform))
+                        .or_else(|| {
+                            sparse_witness(&p.aig, sparse_frames, seed)
+                                .map(|w| (w, Stimuli::Sparse))
+                        })
+                });
                 let decided = match simulated.flatten() {
-                    Some(w) => {
+                    Some((w, stimuli)) => {
                         rec.engine = Some("simulation".into());
+                        simulated_by = Some(stimuli);
                         Some(Verdict::Unsafe(w))
                     }
                     // BDD reachability decides small products whatever the depth of their
@@ -444,8 +483,14 @@ impl<'a> Decider<'a> {
                 // The original's run the test comes from: the inputs and nd values per frame.
                 let mut run_inputs = w.inputs.clone();
                 let deep = test.depth > DEEPEST_CLASSIFIED && private.contains(&true);
+                // Three-valued simulation is linear in the test's length: a deep test is
+                // still found definite when it is so at once (`docs/method.md` §4.5).
                 let mut class = if deep {
-                    KillClass::Controlled
+                    if definite_at_once(&mp, &private, &w, test.depth) {
+                        KillClass::Definite
+                    } else {
+                        KillClass::Controlled
+                    }
                 } else {
                     classify(&mp, &private, &w, test.depth, limits.deadline)?
                 };
@@ -489,12 +534,12 @@ impl<'a> Decider<'a> {
                          replayed on the model",
                         w.depth()
                     )
-                } else if rec.engine.as_deref() == Some("simulation") {
+                } else if let Some(stimuli) = simulated_by {
                     format!(
-                        "random simulation kills it at depth {} (the shortest hit of {} runs), \
+                        "random simulation kills it at depth {} (the shortest hit of {}), \
                          replayed on the model",
                         w.depth(),
-                        64 * RANDOM_ROUNDS
+                        stimuli.describe()
                     )
                 } else {
                     format!(
@@ -502,10 +547,11 @@ impl<'a> Decider<'a> {
                         w.depth()
                     )
                 };
-                if deep {
+                if deep && class != KillClass::Definite {
                     rec.reason.push_str(&format!(
-                        "; the test is longer than {DEEPEST_CLASSIFIED} frames: it is not checked \
-                         for a stronger kill class and kept as needing control of nondeterminism"
+                        "; the test is longer than {DEEPEST_CLASSIFIED} frames: beyond \
+                         three-valued simulation it is not checked for a stronger kill class \
+                         and kept as needing control of nondeterminism"
                     ));
                 }
                 let budget = || {

@@ -1,5 +1,6 @@
 //! Deciding one mutant: a kill longer than [`DEEPEST_CLASSIFIED`] frames that reads
-//! nondeterminism is kept as needing nd control, unclassified and without allowed outputs.
+//! nondeterminism is kept as needing nd control, unclassified and without allowed outputs,
+//! unless three-valued simulation finds it definite; quiet random runs find deep kills.
 
 use std::path::PathBuf;
 
@@ -57,4 +58,54 @@ fn a_kill_deeper_than_the_classified_depth_is_kept_as_controlled() {
     assert!(test.allowed.is_empty());
     assert_eq!(test.kill_class, KillClass::Controlled);
     assert!(test.test.requires_nd_control);
+}
+
+/// A counter that any step with `clr` clears, which rings the alarm after 280 quiet steps;
+/// `x`, chosen nondeterministically, is an output of its own.
+const QUIET_MODEL: &str = "\
+-- @output alarm
+-- @output x
+MODULE main
+IVAR clr : boolean;
+VAR
+  c : 0..300;
+  x : boolean;
+ASSIGN
+  init(c) := 0;
+  next(c) := clr ? 0 : (c < 300 ? c + 1 : 300);
+  next(x) := {TRUE, FALSE};
+DEFINE
+  alarm := c = 280;
+";
+
+/// Uniform random inputs clear the counter every other step; the runs under sparse stimuli
+/// reach the alarm, and the test, though longer than [`DEEPEST_CLASSIFIED`] frames, is found
+/// definite by three-valued simulation (the alarm does not read `x`).
+#[test]
+fn quiet_random_runs_kill_deep_and_a_deep_test_can_be_definite() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let path: PathBuf = dir.path().join("quiet.smv");
+    std::fs::write(&path, QUIET_MODEL).expect("written");
+    let (model, _) = Model::load(&[path], &FrontendOptions::default()).expect("loads");
+    let options = DecideOptions {
+        bound: 20,
+        ..DecideOptions::default()
+    };
+    let decider = Decider::new(&model, &options);
+    let m = all_mutants(&model.system)
+        .into_iter()
+        .find(|m| m.original == "280" && m.replacement == "281")
+        .expect("the mutant `280` → `281` exists");
+    let d = decider.decide_within(&m, Duration::ZERO);
+    let rec = &d.record;
+    assert_eq!(rec.outcome, MutantVerdict::Killed, "{}", rec.reason);
+    assert_eq!(rec.engine.as_deref(), Some("simulation"));
+    assert!(rec.reason.contains("quiet inputs"), "{}", rec.reason);
+    let depth = rec.depth.expect("a killed mutant has a depth");
+    assert!(depth > DEEPEST_CLASSIFIED, "depth {depth}");
+    assert_eq!(rec.kill_class, Some(KillClass::Definite), "{}", rec.reason);
+    assert!(!rec.requires_nd_control);
+    assert!(!rec.reason.contains("longer than"), "{}", rec.reason);
+    let test = d.test.expect("a killed mutant has a test");
+    assert_eq!(test.kill_class, KillClass::Definite);
 }
