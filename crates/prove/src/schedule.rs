@@ -6,11 +6,13 @@
 //! first (equivalent mutants are proved at once), BDD reachability (small circuits are
 //! decided whatever the depth of their kills), then BMC up to a bound for the shortest
 //! killing tests, then IC3 for deeper tests and the remaining proofs, and a last slice of
-//! BMC without bound for kills hundreds of frames deep whose frames are easy; neither the
+//! BMC without bound for kills hundreds of frames deep whose frames are easy (random runs
+//! under quiet inputs go before IC3, for kills behind counters); neither the
 //! kills nor the proofs wait for the whole time limit of the other. When
 //! correspondence proves equalities but not safety, IC3 starts from the latch equalities
 //! among them (`Ic3::with_lemmas`).
 
+use hypermut_aig::wordsim::{sparse_witness, SPARSE};
 use hypermut_aig::{Aig, Lit};
 
 use crate::bmc::{bmc_while_cheap, Bmc};
@@ -18,6 +20,7 @@ use crate::engine::Engine;
 use crate::ic3::{Ic3, Ic3Options};
 use crate::limits::Limits;
 use crate::reach::Reach;
+use crate::reduced_verdict::checked_witness;
 use crate::scorr::Scorr;
 use crate::verdict::Verdict;
 
@@ -34,6 +37,19 @@ pub const SHORT_BMC_FRAME_CONFLICTS: u32 = 5_000;
 /// Conflicts BMC without bound may spend on one frame: it goes deep only while frames are
 /// cheap, and gives the rest of its slice back to IC3 otherwise.
 pub const DEEP_BMC_FRAME_CONFLICTS: u32 = 10_000;
+
+/// How deep the random runs under sparse stimuli of [`Schedule::sliced`] go.
+pub const SPARSE_FRAMES: usize = 1024;
+
+/// How deep they go in a later try ([`Schedule::retried`], [`Schedule::last_try`]).
+pub const RETRY_SPARSE_FRAMES: usize = 4096;
+
+/// How far the runs of a [`Stage::Simulate`] go at most, as frames times AND gates of the
+/// circuit (each of its rounds), so that a large circuit does not take seconds there.
+pub const SIMULATE_GATE_FRAMES: usize = 50_000_000;
+
+/// The seed of the random runs of [`Stage::Simulate`] (the runs are reproducible).
+pub const SIMULATE_SEED: u64 = 0x5eed;
 
 /// One stage of a [`Schedule`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +69,13 @@ pub enum Stage {
         bound: usize,
         /// Conflicts one frame may take before the stage gives up.
         frame_conflicts: u32,
+    },
+    /// Random runs under sparse stimuli, one round of 64 per stimulus of
+    /// [`hypermut_aig::wordsim::SPARSE`], each at most `frames` deep (finds counterexamples
+    /// only: kills behind counters that need long quiet stretches of the inputs).
+    Simulate {
+        /// Deepest frame of a run (fewer on large circuits, [`SIMULATE_GATE_FRAMES`]).
+        frames: usize,
     },
     /// IC3/PDR with the given options (complete).
     Ic3(Ic3Options),
@@ -89,6 +112,7 @@ impl Stage {
             Stage::Bmc { .. } | Stage::CheapBmc { .. } => "bmc",
             Stage::Ic3(_) => "ic3",
             Stage::Reach(_) => "bdd",
+            Stage::Simulate { .. } => "simulation",
             Stage::Capped { stage, .. } => stage.name(),
         }
     }
@@ -123,6 +147,17 @@ impl Stage {
                 bmc_while_cheap(aig, frames, limits, *frame_conflicts)
             }
             Stage::Bmc { bound } => Bmc::new(*bound).check_limited(aig, limits),
+            Stage::Simulate { frames } => {
+                let frames = (*frames).min(SIMULATE_GATE_FRAMES / aig.num_ands().max(1));
+                match sparse_witness(aig, frames, SIMULATE_SEED) {
+                    Some(w) => checked_witness(aig, w),
+                    None => Verdict::Unknown(format!(
+                        "no random run under sparse stimuli hits bad within {frames} frames \
+                         ({} runs)",
+                        64 * SPARSE.len()
+                    )),
+                }
+            }
             Stage::Ic3(options) => Ic3 {
                 options: options.clone(),
                 time_limit: None,
@@ -206,12 +241,21 @@ impl Schedule {
 
     /// The schedule for mutants: when `prove`, signal correspondence (a fifth of the time),
     /// BDD reachability (a quarter of what is left; it decides small circuits at any depth
-    /// and gives up at once on large ones), then BMC to `bound` (half of what is left), IC3
-    /// (85 % of what is left), then BMC without bound while frames are cheap (the rest: kills
-    /// deeper than `bound` that IC3 is slow to reach); otherwise BMC alone.
+    /// and gives up at once on large ones), then BMC to `bound` (half of what is left), random
+    /// runs under sparse stimuli up to [`SPARSE_FRAMES`] deep (after BMC, so that they never
+    /// stand in for a shorter kill), IC3 (85 % of what is left), then BMC without bound while
+    /// frames are cheap (the rest: kills deeper than `bound` that IC3 is slow to reach);
+    /// otherwise BMC and the random runs alone.
     pub fn sliced(bound: usize, prove: bool) -> Self {
+        let simulate = Stage::Simulate {
+            frames: SPARSE_FRAMES,
+        };
         if !prove {
-            return Schedule::bmc_then_ic3(bound, false);
+            return Schedule {
+                stages: vec![Stage::Bmc { bound }, simulate],
+                shares: vec![1.0, 1.0],
+                seeded: true,
+            };
         }
         Schedule {
             stages: vec![
@@ -221,19 +265,21 @@ impl Schedule {
                     bound,
                     frame_conflicts: SHORT_BMC_FRAME_CONFLICTS,
                 },
+                simulate,
                 Stage::Ic3(Ic3Options::default()),
                 Stage::CheapBmc {
                     bound: usize::MAX,
                     frame_conflicts: DEEP_BMC_FRAME_CONFLICTS,
                 },
             ],
-            shares: vec![0.2, 0.25, 0.5, 0.85, 1.0],
+            shares: vec![0.2, 0.25, 0.5, 1.0, 0.85, 1.0],
             seeded: true,
         }
     }
 
     /// The schedule of a last try on a mutant that shorter tries left open: signal
-    /// correspondence, BDD reachability, IC3 (60 % of what is left), then BMC without bound
+    /// correspondence, BDD reachability, random runs under sparse stimuli up to
+    /// [`RETRY_SPARSE_FRAMES`] deep, IC3 (60 % of what is left), then BMC without bound
     /// and without a conflict limit per frame for the rest. The hard middle frames of a
     /// large product, on which the cheap BMC stages give up, are searched in full here: a
     /// kill a few frames deep behind one frame of 100,000 conflicts is in reach of BMC,
@@ -243,13 +289,16 @@ impl Schedule {
             stages: vec![
                 Stage::Scorr(Scorr::default()),
                 Stage::Reach(Reach::default()),
+                Stage::Simulate {
+                    frames: RETRY_SPARSE_FRAMES,
+                },
                 Stage::Ic3(Ic3Options::default()),
                 Stage::CheapBmc {
                     bound: usize::MAX,
                     frame_conflicts: u32::MAX,
                 },
             ],
-            shares: vec![0.2, 0.25, 0.6, 1.0],
+            shares: vec![0.2, 0.25, 1.0, 0.6, 1.0],
             seeded: true,
         }
     }
@@ -264,18 +313,25 @@ impl Schedule {
 
     /// The same schedule for a later try on a problem that an earlier try left open: without
     /// its bounded BMC stages, which would search the same frames within the same conflict
-    /// limits again (the unbounded BMC stage stays: a longer slice takes it deeper).
+    /// limits again (the unbounded BMC stage stays: a longer slice takes it deeper), and
+    /// with random runs [`RETRY_SPARSE_FRAMES`] deep.
     pub fn retried(mut self) -> Self {
         let bounded = |s: &Stage| {
             matches!(s, Stage::Bmc { .. })
                 || matches!(s, Stage::CheapBmc { bound, .. } if *bound != usize::MAX)
+        };
+        let deeper = |s: &Stage| match s {
+            Stage::Simulate { .. } => Stage::Simulate {
+                frames: RETRY_SPARSE_FRAMES,
+            },
+            s => s.clone(),
         };
         let (stages, shares) = self
             .stages
             .iter()
             .zip(&self.shares)
             .filter(|(s, _)| !bounded(s))
-            .map(|(s, f)| (s.clone(), *f))
+            .map(|(s, f)| (deeper(s), *f))
             .unzip();
         self.stages = stages;
         self.shares = shares;
@@ -474,9 +530,17 @@ mod tests {
             &s.run(&counter(true), &limits).verdict,
             Verdict::Unsafe(w) if w.depth() == 7
         ));
-        // Without proofs: BMC alone.
+        // Without proofs: BMC and the random runs alone.
         let s = Schedule::sliced(10, false);
-        assert_eq!(s.stages, vec![Stage::Bmc { bound: 10 }]);
+        assert_eq!(
+            s.stages,
+            vec![
+                Stage::Bmc { bound: 10 },
+                Stage::Simulate {
+                    frames: SPARSE_FRAMES
+                }
+            ]
+        );
     }
 
     /// Seeds that are invariant, that are not, or that contradict each other change no
@@ -507,6 +571,55 @@ mod tests {
         }
     }
 
+    /// A 9-bit counter that input `clr` clears, bad at 300: BMC to 20 misses it, the runs
+    /// under sparse stimuli find it (a witness that replays), and not within 100 frames.
+    #[test]
+    fn the_simulation_stage_kills_behind_a_quiet_counter() {
+        let mut g = Aig::new();
+        let clr = g.add_input("clr");
+        let bits: Vec<_> = (0..9)
+            .map(|i| g.add_latch(format!("c{i}"), Reset::Zero))
+            .collect();
+        let mut carry = hypermut_aig::Lit::TRUE;
+        for &b in &bits {
+            let sum = g.xor(b, carry);
+            carry = g.and(b, carry);
+            let next = g.and(sum, !clr);
+            g.set_next(b, next);
+        }
+        let bad = g.and_all(
+            bits.iter()
+                .enumerate()
+                .map(|(i, b)| b.xor(300 >> i & 1 == 0)),
+        );
+        g.bad.push(Named {
+            lit: bad,
+            name: "bad".into(),
+        });
+        let s = Schedule {
+            stages: vec![
+                Stage::Bmc { bound: 20 },
+                Stage::Simulate {
+                    frames: SPARSE_FRAMES,
+                },
+            ],
+            shares: vec![1.0, 1.0],
+            seeded: true,
+        };
+        let r = s.run(&g, &Limits::none());
+        let Verdict::Unsafe(w) = &r.verdict else {
+            panic!("{:?}", r.verdict);
+        };
+        assert_eq!(s.stage_name(r.stage), Some("simulation"));
+        assert_eq!(hypermut_aig::check_witness(&g, w), Ok(w.depth()));
+        assert!(w.depth() >= 300);
+        let short = Stage::Simulate { frames: 100 };
+        assert!(matches!(
+            short.check(&g, &Limits::none(), &Limits::none(), &mut Vec::new()),
+            Verdict::Unknown(_)
+        ));
+    }
+
     #[test]
     fn a_retried_schedule_skips_bounded_bmc_and_still_decides() {
         let s = without_bdd(Schedule::sliced(10, true)).retried();
@@ -514,8 +627,20 @@ mod tests {
         let names: Vec<_> = (0..s.stages.len()).map(|k| s.stage_name(Some(k))).collect();
         assert_eq!(
             names,
-            [Some("scorr"), Some("bdd"), Some("ic3"), Some("bmc")],
+            [
+                Some("scorr"),
+                Some("bdd"),
+                Some("simulation"),
+                Some("ic3"),
+                Some("bmc")
+            ],
             "{s:?}"
+        );
+        assert_eq!(
+            s.stages[2],
+            Stage::Simulate {
+                frames: RETRY_SPARSE_FRAMES
+            }
         );
         assert!(matches!(
             s.stages.last(),
@@ -525,11 +650,12 @@ mod tests {
             })
         ));
         // The shares stay with their stages.
-        assert_eq!(s.shares, [0.2, 0.25, 0.85, 1.0]);
+        assert_eq!(s.shares, [0.2, 0.25, 1.0, 0.85, 1.0]);
         let limits = Limits::timeout(Some(Duration::from_secs(60)));
+        // The counter counts whatever the inputs: every random run hits at depth 7.
         let r = s.run(&counter(true), &limits);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
-        assert_eq!(s.stage_name(r.stage), Some("ic3"));
+        assert_eq!(s.stage_name(r.stage), Some("simulation"));
         let r = s.clone().unseeded().run(&counter(false), &limits);
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         // BMC alone has nothing left to retry.
@@ -549,7 +675,7 @@ mod tests {
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         // Its BMC stage alone: no bound and no conflict limit, until the deadline.
         let bmc = Schedule {
-            stages: s.stages[3..].to_vec(),
+            stages: s.stages[4..].to_vec(),
             shares: vec![1.0],
             seeded: true,
         };

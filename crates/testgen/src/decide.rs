@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hypermut_aig::blast::{blast, BlastOptions};
-use hypermut_aig::wordsim::{random_witness, sparse_witness, SPARSE};
+use hypermut_aig::wordsim::{random_witness, SPARSE};
 use hypermut_aig::{Aig, Lit, Witness};
 use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, RangeCheck};
 use hypermut_ir::System;
@@ -58,20 +58,13 @@ pub const RANDOM_ROUNDS: usize = 8;
 /// run reaches it at once (`docs/method.md` §7.8).
 pub const DEEP_RANDOM_FRAMES: usize = DEEPEST_CLASSIFIED;
 
-/// How deep the runs under sparse stimuli ([`hypermut_aig::wordsim::SPARSE`]) go in a first
-/// try, after the uniform ones: kills behind counters that need long quiet stretches
-/// (`docs/method.md` §7.8).
-pub const SPARSE_FRAMES: usize = 1024;
-
-/// How deep the runs under sparse stimuli go in a later try.
-pub const DEEP_SPARSE_FRAMES: usize = 4096;
-
 /// Which random runs found a kill.
 #[derive(Clone, Copy, Debug)]
 enum Stimuli {
     /// [`RANDOM_ROUNDS`] rounds of uniform random inputs.
     Uniform,
-    /// One round per sparse stimulus ([`hypermut_aig::wordsim::SPARSE`]).
+    /// One round per sparse stimulus ([`hypermut_aig::wordsim::SPARSE`]): the schedule's
+    /// stage after BMC (`Stage::Simulate`).
     Sparse,
 }
 
@@ -94,8 +87,6 @@ struct Engines<'s> {
     schedule: &'s Schedule,
     /// How deep the random runs before them go.
     random_frames: usize,
-    /// How deep the runs under sparse stimuli after those go.
-    sparse_frames: usize,
     /// Whether IC3 starts from the invariants proved for other mutants (a first try only:
     /// the later tries start from nothing or from the correspondence, `docs/method.md`
     /// §7.11).
@@ -219,7 +210,6 @@ impl<'a> Decider<'a> {
             within,
             schedule: &self.schedule,
             random_frames: self.options.bound,
-            sparse_frames: SPARSE_FRAMES,
             pooled_lemmas: self.options.replay,
         }
     }
@@ -242,7 +232,6 @@ impl<'a> Decider<'a> {
             within: timeout,
             schedule,
             random_frames: self.options.bound.max(DEEP_RANDOM_FRAMES),
-            sparse_frames: DEEP_SPARSE_FRAMES,
             pooled_lemmas: false,
         };
         self.decide_with(m, Some(engines))
@@ -416,7 +405,6 @@ impl<'a> Decider<'a> {
                 let Some(Engines {
                     schedule,
                     random_frames,
-                    sparse_frames,
                     pooled_lemmas,
                     ..
                 }) = engines
@@ -427,19 +415,14 @@ impl<'a> Decider<'a> {
                 };
                 // Random simulation before any solver (`docs/method.md` §7.8): most kills
                 // are shallow, and a hit needs neither the optimised circuit nor SAT.
-                let seed = m.id as u64;
-                let simulated = self.options.replay.then(|| {
-                    random_witness(&p.aig, random_frames, RANDOM_ROUNDS, seed)
-                        .map(|w| (w, Stimuli::Uniform))
-                        .or_else(|| {
-                            sparse_witness(&p.aig, sparse_frames, seed)
-                                .map(|w| (w, Stimuli::Sparse))
-                        })
-                });
+                let simulated = self
+                    .options
+                    .replay
+                    .then(|| random_witness(&p.aig, random_frames, RANDOM_ROUNDS, m.id as u64));
                 let decided = match simulated.flatten() {
-                    Some((w, stimuli)) => {
+                    Some(w) => {
                         rec.engine = Some("simulation".into());
-                        simulated_by = Some(stimuli);
+                        simulated_by = Some(Stimuli::Uniform);
                         Some(Verdict::Unsafe(w))
                     }
                     // BDD reachability decides small products whatever the depth of their
@@ -467,6 +450,9 @@ impl<'a> Decider<'a> {
                         };
                         let run = schedule.run_seeded(c, &engine_limits, &seeds);
                         rec.engine = schedule.stage_name(run.stage).map(str::to_string);
+                        if rec.engine.as_deref() == Some("simulation") {
+                            simulated_by = Some(Stimuli::Sparse);
+                        }
                         run.verdict
                     }
                 }
