@@ -245,17 +245,10 @@ impl Schedule {
     /// runs under sparse stimuli up to [`SPARSE_FRAMES`] deep (after BMC, so that they never
     /// stand in for a shorter kill), IC3 (85 % of what is left), then BMC without bound while
     /// frames are cheap (the rest: kills deeper than `bound` that IC3 is slow to reach);
-    /// otherwise BMC and the random runs alone.
+    /// otherwise BMC alone (the paper's setting: kills up to `bound`).
     pub fn sliced(bound: usize, prove: bool) -> Self {
-        let simulate = Stage::Simulate {
-            frames: SPARSE_FRAMES,
-        };
         if !prove {
-            return Schedule {
-                stages: vec![Stage::Bmc { bound }, simulate],
-                shares: vec![1.0, 1.0],
-                seeded: true,
-            };
+            return Schedule::bmc_then_ic3(bound, false);
         }
         Schedule {
             stages: vec![
@@ -265,7 +258,9 @@ impl Schedule {
                     bound,
                     frame_conflicts: SHORT_BMC_FRAME_CONFLICTS,
                 },
-                simulate,
+                Stage::Simulate {
+                    frames: SPARSE_FRAMES,
+                },
                 Stage::Ic3(Ic3Options::default()),
                 Stage::CheapBmc {
                     bound: usize::MAX,
@@ -332,6 +327,21 @@ impl Schedule {
             .zip(&self.shares)
             .filter(|(s, _)| !bounded(s))
             .map(|(s, f)| (deeper(s), *f))
+            .unzip();
+        self.stages = stages;
+        self.shares = shares;
+        self
+    }
+
+    /// The same schedule without its random-run stages ([`Stage::Simulate`]): every
+    /// counterexample then comes from a solver (for tests as short as the solvers find them).
+    pub fn without_simulation(mut self) -> Self {
+        let (stages, shares) = self
+            .stages
+            .iter()
+            .zip(&self.shares)
+            .filter(|(s, _)| !matches!(s, Stage::Simulate { .. }))
+            .map(|(s, f)| (s.clone(), *f))
             .unzip();
         self.stages = stages;
         self.shares = shares;
@@ -530,17 +540,14 @@ mod tests {
             &s.run(&counter(true), &limits).verdict,
             Verdict::Unsafe(w) if w.depth() == 7
         ));
-        // Without proofs: BMC and the random runs alone.
+        // Without random runs, the same schedule as before them.
+        let plain = Schedule::sliced(3, true).without_simulation();
+        assert_eq!(plain.stages.len(), plain.shares.len());
+        assert!(plain.stages.iter().all(|s| s.name() != "simulation"));
+        assert_eq!(plain.shares, [0.2, 0.25, 0.5, 0.85, 1.0]);
+        // Without proofs: BMC alone.
         let s = Schedule::sliced(10, false);
-        assert_eq!(
-            s.stages,
-            vec![
-                Stage::Bmc { bound: 10 },
-                Stage::Simulate {
-                    frames: SPARSE_FRAMES
-                }
-            ]
-        );
+        assert_eq!(s.stages, vec![Stage::Bmc { bound: 10 }]);
     }
 
     /// Seeds that are invariant, that are not, or that contradict each other change no

@@ -183,14 +183,25 @@ pub struct Decider<'a> {
 impl<'a> Decider<'a> {
     /// A decider for the mutants of `model`.
     pub fn new(model: &'a Model, options: &DecideOptions) -> Self {
+        // Without replay, no random runs either: every test is a solver's (`docs/method.md`
+        // §7.8).
+        let runs = |s: Schedule| {
+            if options.replay {
+                s
+            } else {
+                s.without_simulation()
+            }
+        };
         Decider {
             model,
             options: options.clone(),
-            schedule: Schedule::sliced(options.bound, options.prove),
-            retry: Schedule::sliced(options.bound, options.prove)
-                .unseeded()
-                .retried(),
-            last: Schedule::last_try(),
+            schedule: runs(Schedule::sliced(options.bound, options.prove)),
+            retry: runs(
+                Schedule::sliced(options.bound, options.prove)
+                    .unseeded()
+                    .retried(),
+            ),
+            last: runs(Schedule::last_try()),
             ands_orig: original_ands(&model.system).ok(),
             smv_recheck: model.smv_recheck(),
             locator: Locator::new(model),

@@ -37,9 +37,10 @@ pub struct Args {
     /// Only search for killing tests (BMC to `--bound`); do not try to prove equivalence.
     #[arg(long)]
     pub no_prove: bool,
-    /// Do not replay the tests found so far, nor random runs, on each mutant before its
-    /// engines run (fault dropping and random simulation, docs/method.md §7.8): every test
-    /// is then the shortest φ1 kill its engine finds, at the cost of more solver calls.
+    /// Do not replay the tests found so far, nor random runs, on each mutant (fault dropping
+    /// and random simulation, before the engines and as the schedule's sparse stage,
+    /// docs/method.md §7.8): every test is then the shortest φ1 kill its engine finds, at
+    /// the cost of more solver calls.
     #[arg(long)]
     pub no_replay: bool,
     /// Before the later tries on the mutants the first pass leaves open, search across the
