@@ -24,12 +24,22 @@ DEFINE
   alarm := c = 280 & x;
 ";
 
+/// The SMV model `text`, written to `name` in `dir` and loaded, and its mutant `280` → `281`.
+fn model_and_mutant_280(dir: &tempfile::TempDir, name: &str, text: &str) -> (Model, Mutant) {
+    let path: PathBuf = dir.path().join(name);
+    std::fs::write(&path, text).expect("written");
+    let (model, _) = Model::load(&[path], &FrontendOptions::default()).expect("loads");
+    let m = all_mutants(&model.system)
+        .into_iter()
+        .find(|m| m.original == "280" && m.replacement == "281")
+        .expect("the mutant `280` → `281` exists");
+    (model, m)
+}
+
 #[test]
 fn a_kill_deeper_than_the_classified_depth_is_kept_as_controlled() {
     let dir = tempfile::tempdir().expect("temporary folder");
-    let path: PathBuf = dir.path().join("deep.smv");
-    std::fs::write(&path, DEEP_MODEL).expect("written");
-    let (model, _) = Model::load(&[path], &FrontendOptions::default()).expect("loads");
+    let (model, m) = model_and_mutant_280(&dir, "deep.smv", DEEP_MODEL);
     let options = DecideOptions {
         // BMC reaches the kill frame by frame (every frame is cheap).
         bound: 300,
@@ -37,10 +47,6 @@ fn a_kill_deeper_than_the_classified_depth_is_kept_as_controlled() {
         ..DecideOptions::default()
     };
     let decider = Decider::new(&model, &options);
-    let m = all_mutants(&model.system)
-        .into_iter()
-        .find(|m| m.original == "280" && m.replacement == "281")
-        .expect("the mutant `280` → `281` exists");
     let d = decider.decide(&m);
     let rec = &d.record;
     assert_eq!(rec.outcome, MutantVerdict::Killed, "{}", rec.reason);
@@ -92,18 +98,12 @@ DEFINE
 #[test]
 fn quiet_random_runs_kill_deep_and_a_deep_test_can_be_definite() {
     let dir = tempfile::tempdir().expect("temporary folder");
-    let path: PathBuf = dir.path().join("quiet.smv");
-    std::fs::write(&path, QUIET_MODEL).expect("written");
-    let (model, _) = Model::load(&[path], &FrontendOptions::default()).expect("loads");
+    let (model, m) = model_and_mutant_280(&dir, "quiet.smv", QUIET_MODEL);
     let options = DecideOptions {
         bound: 20,
         ..DecideOptions::default()
     };
     let decider = Decider::new(&model, &options);
-    let m = all_mutants(&model.system)
-        .into_iter()
-        .find(|m| m.original == "280" && m.replacement == "281")
-        .expect("the mutant `280` → `281` exists");
     let d = decider.decide(&m);
     let rec = &d.record;
     assert_eq!(rec.outcome, MutantVerdict::Killed, "{}", rec.reason);
