@@ -137,6 +137,12 @@ pub fn bmc_while_cheap(aig: &Aig, max_bound: usize, limits: &Limits, per_frame: 
     }
 }
 
+/// Whether `reason`, the `Unknown` of a bounded BMC search to `bound`, says that every frame
+/// up to the bound was searched (no counterexample of at most `bound` + 1 steps exists).
+pub(crate) fn searched_whole_bound(reason: &str, bound: usize) -> bool {
+    reason == format!("no counterexample up to bound {bound}")
+}
+
 fn checked_up_to(k: usize) -> String {
     match k.checked_sub(1) {
         Some(last) => format!("no counterexample up to bound {last}"),

@@ -15,7 +15,7 @@
 use hypermut_aig::wordsim::{sparse_witness, SPARSE};
 use hypermut_aig::{Aig, Lit};
 
-use crate::bmc::{bmc_while_cheap, Bmc};
+use crate::bmc::{bmc_while_cheap, searched_whole_bound, Bmc};
 use crate::engine::Engine;
 use crate::ic3::{Ic3, Ic3Options};
 use crate::limits::Limits;
@@ -72,7 +72,10 @@ pub enum Stage {
     },
     /// Random runs under sparse stimuli, one round of 64 per stimulus of
     /// [`hypermut_aig::wordsim::SPARSE`], each at most `frames` deep (finds counterexamples
-    /// only: kills behind counters that need long quiet stretches of the inputs).
+    /// only: kills behind counters that need long quiet stretches of the inputs). It runs only
+    /// after an earlier stage of the same run has ruled out the short kills a solver would
+    /// find (a bounded BMC stage that searched its whole bound, or an IC3 stage), so that its
+    /// long tests never stand in for a shorter one.
     Simulate {
         /// Deepest frame of a run (fewer on large circuits, [`SIMULATE_GATE_FRAMES`]).
         frames: usize,
@@ -273,8 +276,8 @@ impl Schedule {
     }
 
     /// The schedule of a last try on a mutant that shorter tries left open: signal
-    /// correspondence, BDD reachability, random runs under sparse stimuli up to
-    /// [`RETRY_SPARSE_FRAMES`] deep, IC3 (60 % of what is left), then BMC without bound
+    /// correspondence, BDD reachability, IC3 (60 % of what is left), random runs under sparse
+    /// stimuli up to [`RETRY_SPARSE_FRAMES`] deep, then BMC without bound
     /// and without a conflict limit per frame for the rest. The hard middle frames of a
     /// large product, on which the cheap BMC stages give up, are searched in full here: a
     /// kill a few frames deep behind one frame of 100,000 conflicts is in reach of BMC,
@@ -284,16 +287,16 @@ impl Schedule {
             stages: vec![
                 Stage::Scorr(Scorr::default()),
                 Stage::Reach(Reach::default()),
+                Stage::Ic3(Ic3Options::default()),
                 Stage::Simulate {
                     frames: RETRY_SPARSE_FRAMES,
                 },
-                Stage::Ic3(Ic3Options::default()),
                 Stage::CheapBmc {
                     bound: usize::MAX,
                     frame_conflicts: u32::MAX,
                 },
             ],
-            shares: vec![0.2, 0.25, 1.0, 0.6, 1.0],
+            shares: vec![0.2, 0.25, 0.6, 1.0, 1.0],
             seeded: true,
         }
     }
@@ -309,25 +312,28 @@ impl Schedule {
     /// The same schedule for a later try on a problem that an earlier try left open: without
     /// its bounded BMC stages, which would search the same frames within the same conflict
     /// limits again (the unbounded BMC stage stays: a longer slice takes it deeper), and
-    /// with random runs [`RETRY_SPARSE_FRAMES`] deep.
+    /// with its random runs [`RETRY_SPARSE_FRAMES`] deep right after IC3 (with no bounded
+    /// BMC before them they wait for IC3's slice).
     pub fn retried(mut self) -> Self {
         let bounded = |s: &Stage| {
             matches!(s, Stage::Bmc { .. })
                 || matches!(s, Stage::CheapBmc { bound, .. } if *bound != usize::MAX)
         };
-        let deeper = |s: &Stage| match s {
-            Stage::Simulate { .. } => Stage::Simulate {
-                frames: RETRY_SPARSE_FRAMES,
-            },
-            s => s.clone(),
-        };
-        let (stages, shares) = self
-            .stages
-            .iter()
-            .zip(&self.shares)
-            .filter(|(s, _)| !bounded(s))
-            .map(|(s, f)| (deeper(s), *f))
-            .unzip();
+        let mut stages = Vec::new();
+        let mut shares = Vec::new();
+        for (s, f) in self.stages.iter().zip(&self.shares) {
+            if bounded(s) || matches!(s, Stage::Simulate { .. }) {
+                continue;
+            }
+            stages.push(s.clone());
+            shares.push(*f);
+            if matches!(s, Stage::Ic3(_)) && self.stages.iter().any(|s| s.name() == "simulation") {
+                stages.push(Stage::Simulate {
+                    frames: RETRY_SPARSE_FRAMES,
+                });
+                shares.push(1.0);
+            }
+        }
         self.stages = stages;
         self.shares = shares;
         self
@@ -368,9 +374,14 @@ impl Schedule {
         } else {
             Vec::new()
         };
+        // Whether the short kills are ruled out (or left to IC3) before a random-run stage.
+        let mut short_kills_searched = false;
         for (k, stage) in self.stages.iter().enumerate() {
             if k > 0 && limits.reached() {
                 break;
+            }
+            if matches!(stage, Stage::Simulate { .. }) && !short_kills_searched {
+                continue;
             }
             let unbounded = matches!(
                 stage,
@@ -389,6 +400,18 @@ impl Schedule {
             last = Scheduled {
                 verdict: stage.check(aig, &limits.slice(share), limits, &mut lemmas),
                 stage: Some(k),
+            };
+            short_kills_searched |= match (stage, &last.verdict) {
+                (Stage::Ic3(_), _) => true,
+                (
+                    Stage::Bmc { bound }
+                    | Stage::CheapBmc {
+                        bound,
+                        frame_conflicts: _,
+                    },
+                    Verdict::Unknown(reason),
+                ) => *bound != usize::MAX && searched_whole_bound(reason, *bound),
+                _ => false,
             };
             if !matches!(last.verdict, Verdict::Unknown(_)) {
                 break;
@@ -625,6 +648,28 @@ mod tests {
             short.check(&g, &Limits::none(), &Limits::none(), &mut Vec::new()),
             Verdict::Unknown(_)
         ));
+        // Without a stage before it that searched the short kills, the runs do not start;
+        // nor after BMC that stopped short of its bound.
+        let alone = Schedule {
+            stages: vec![s.stages[1].clone()],
+            shares: vec![1.0],
+            seeded: true,
+        };
+        assert_eq!(alone.run(&g, &Limits::none()).stage, None);
+        let stopped = Schedule {
+            stages: vec![
+                Stage::CheapBmc {
+                    bound: 20,
+                    frame_conflicts: 0,
+                },
+                s.stages[1].clone(),
+            ],
+            shares: vec![1.0, 1.0],
+            seeded: true,
+        };
+        let r = stopped.run(&g, &Limits::none());
+        assert!(matches!(r.verdict, Verdict::Unknown(_)), "{:?}", r.verdict);
+        assert_eq!(r.stage, Some(0));
     }
 
     #[test]
@@ -637,14 +682,14 @@ mod tests {
             [
                 Some("scorr"),
                 Some("bdd"),
-                Some("simulation"),
                 Some("ic3"),
+                Some("simulation"),
                 Some("bmc")
             ],
             "{s:?}"
         );
         assert_eq!(
-            s.stages[2],
+            s.stages[3],
             Stage::Simulate {
                 frames: RETRY_SPARSE_FRAMES
             }
@@ -657,12 +702,11 @@ mod tests {
             })
         ));
         // The shares stay with their stages.
-        assert_eq!(s.shares, [0.2, 0.25, 1.0, 0.85, 1.0]);
+        assert_eq!(s.shares, [0.2, 0.25, 0.85, 1.0, 1.0]);
         let limits = Limits::timeout(Some(Duration::from_secs(60)));
-        // The counter counts whatever the inputs: every random run hits at depth 7.
         let r = s.run(&counter(true), &limits);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
-        assert_eq!(s.stage_name(r.stage), Some("simulation"));
+        assert_eq!(s.stage_name(r.stage), Some("ic3"));
         let r = s.clone().unseeded().run(&counter(false), &limits);
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         // BMC alone has nothing left to retry.
