@@ -7,7 +7,8 @@
 //! decided whatever the depth of their kills), then BMC up to a bound for the shortest
 //! killing tests, then IC3 for deeper tests and the remaining proofs, and a last slice of
 //! BMC without bound for kills hundreds of frames deep whose frames are easy (random runs
-//! under quiet inputs go before IC3, for kills behind counters); neither the
+//! under quiet inputs, for kills behind counters, go between a BMC that covered its bound and
+//! IC3); neither the
 //! kills nor the proofs wait for the whole time limit of the other. When
 //! correspondence proves equalities but not safety, IC3 starts from the latch equalities
 //! among them (`Ic3::with_lemmas`).
@@ -245,8 +246,8 @@ impl Schedule {
     /// The schedule for mutants: when `prove`, signal correspondence (a fifth of the time),
     /// BDD reachability (a quarter of what is left; it decides small circuits at any depth
     /// and gives up at once on large ones), then BMC to `bound` (half of what is left), random
-    /// runs under sparse stimuli up to [`SPARSE_FRAMES`] deep (after BMC, so that they never
-    /// stand in for a shorter kill), IC3 (85 % of what is left), then BMC without bound while
+    /// runs under sparse stimuli up to [`SPARSE_FRAMES`] deep (only when BMC covered its
+    /// bound, so that they never stand in for a shorter kill), IC3 (85 % of what is left), then BMC without bound while
     /// frames are cheap (the rest: kills deeper than `bound` that IC3 is slow to reach);
     /// otherwise BMC alone (the paper's setting: kills up to `bound`).
     pub fn sliced(bound: usize, prove: bool) -> Self {
@@ -319,15 +320,17 @@ impl Schedule {
             matches!(s, Stage::Bmc { .. })
                 || matches!(s, Stage::CheapBmc { bound, .. } if *bound != usize::MAX)
         };
+        let is_simulation = |s: &Stage| matches!(s, Stage::Simulate { .. });
+        let simulates = self.stages.iter().any(is_simulation);
         let mut stages = Vec::new();
         let mut shares = Vec::new();
         for (s, f) in self.stages.iter().zip(&self.shares) {
-            if bounded(s) || matches!(s, Stage::Simulate { .. }) {
+            if bounded(s) || is_simulation(s) {
                 continue;
             }
             stages.push(s.clone());
             shares.push(*f);
-            if matches!(s, Stage::Ic3(_)) && self.stages.iter().any(|s| s.name() == "simulation") {
+            if simulates && matches!(s, Stage::Ic3(_)) {
                 stages.push(Stage::Simulate {
                     frames: RETRY_SPARSE_FRAMES,
                 });
