@@ -3,6 +3,7 @@
 //! It shares no code with the bit-blaster, so the two check each other.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -62,6 +63,42 @@ pub struct Trace {
 /// Evaluates expressions of one system.
 pub struct Interpreter<'a> {
     sys: &'a System,
+    /// The cone of the outputs, computed once (every frame evaluates it).
+    outputs_cone: OnceLock<Cone>,
+    /// The cone of the next-state functions, computed once.
+    next_cone: OnceLock<Cone>,
+}
+
+/// The expressions a set of roots depends on, in evaluation order, with each expression's
+/// position in that order.
+struct Cone {
+    order: Vec<ExprId>,
+    /// Per expression of the system: its position in `order` (`u32::MAX` outside the cone).
+    slot: Vec<u32>,
+}
+
+impl Cone {
+    fn new(sys: &System, roots: impl IntoIterator<Item = ExprId>) -> Cone {
+        let order = sys.exprs.cone(roots);
+        let mut slot = vec![u32::MAX; sys.exprs.len()];
+        for (k, e) in order.iter().enumerate() {
+            slot[e.0 as usize] = k as u32;
+        }
+        Cone { order, slot }
+    }
+}
+
+/// The values of a cone's expressions in one frame.
+struct Vals<'c> {
+    cone: &'c Cone,
+    vals: Vec<Value>,
+}
+
+impl Vals<'_> {
+    /// The value of `e`, which must be in the cone and evaluated already.
+    fn get(&self, e: ExprId) -> &Value {
+        &self.vals[self.cone.slot[e.0 as usize] as usize]
+    }
 }
 
 struct Env<'e> {
@@ -74,18 +111,26 @@ struct Env<'e> {
 impl<'a> Interpreter<'a> {
     /// An interpreter for `sys`.
     pub fn new(sys: &'a System) -> Self {
-        Interpreter { sys }
+        Interpreter {
+            sys,
+            outputs_cone: OnceLock::new(),
+            next_cone: OnceLock::new(),
+        }
     }
 
     fn var_name(&self, v: VarId) -> String {
         self.sys.var(v).name.clone()
     }
 
-    fn eval_many(&self, roots: &[ExprId], env: &Env) -> Result<HashMap<ExprId, Value>, EvalError> {
-        let mut vals: HashMap<ExprId, Value> = HashMap::new();
-        for id in self.sys.exprs.cone(roots.iter().copied()) {
+    /// Evaluates the expressions of `cone` in order (children come before their parents).
+    fn eval_many<'c>(&self, cone: &'c Cone, env: &Env) -> Result<Vals<'c>, EvalError> {
+        let mut vals = Vals {
+            cone,
+            vals: Vec::with_capacity(cone.order.len()),
+        };
+        for &id in &cone.order {
             let v = self.eval_node(id, &vals, env)?;
-            vals.insert(id, v);
+            vals.vals.push(v);
         }
         Ok(vals)
     }
@@ -105,20 +150,15 @@ impl<'a> Interpreter<'a> {
             choices: &frame.choices,
             next,
         };
-        let mut vals = self.eval_many(&[e], &env)?;
-        vals.remove(&e)
-            .ok_or(EvalError::Ill("evaluation produced no value".into()))
+        let cone = Cone::new(self.sys, [e]);
+        let vals = self.eval_many(&cone, &env)?;
+        Ok(vals.get(e).clone())
     }
 
-    fn eval_node(
-        &self,
-        id: ExprId,
-        vals: &HashMap<ExprId, Value>,
-        env: &Env,
-    ) -> Result<Value, EvalError> {
+    fn eval_node(&self, id: ExprId, vals: &Vals, env: &Env) -> Result<Value, EvalError> {
         let node = self.sys.exprs.node(id);
         let ty = node.ty;
-        let get = |e: &ExprId| vals[e].clone();
+        let get = |e: &ExprId| vals.get(*e).clone();
         let ety = |e: &ExprId| self.sys.ty(*e);
         Ok(match &node.kind {
             ExprKind::Const(v) => v.clone(),
@@ -251,27 +291,35 @@ impl<'a> Interpreter<'a> {
         Ok(state)
     }
 
-    /// Values of `roots` (no `next()`) in a state under a frame's inputs and choices.
-    fn eval_in_frame(
+    /// Values of the expressions of `cone` (no `next()`) in a state under a frame's inputs
+    /// and choices.
+    fn eval_in_frame<'c>(
         &self,
-        roots: &[ExprId],
+        cone: &'c Cone,
         state: &[Option<Value>],
         frame: &Frame,
-    ) -> Result<HashMap<ExprId, Value>, EvalError> {
+    ) -> Result<Vals<'c>, EvalError> {
         let env = Env {
             cur: state,
             inputs: &frame.inputs,
             choices: &frame.choices,
             next: None,
         };
-        self.eval_many(roots, &env)
+        self.eval_many(cone, &env)
     }
 
     /// Output values in a state under a frame's inputs and choices.
     pub fn outputs(&self, state: &[Option<Value>], frame: &Frame) -> Result<Vec<Value>, EvalError> {
-        let roots: Vec<ExprId> = self.sys.outputs.iter().map(|o| o.expr).collect();
-        let vals = self.eval_in_frame(&roots, state, frame)?;
-        Ok(roots.iter().map(|r| vals[r].clone()).collect())
+        let cone = self
+            .outputs_cone
+            .get_or_init(|| Cone::new(self.sys, self.sys.outputs.iter().map(|o| o.expr)));
+        let vals = self.eval_in_frame(cone, state, frame)?;
+        Ok(self
+            .sys
+            .outputs
+            .iter()
+            .map(|o| vals.get(o.expr).clone())
+            .collect())
     }
 
     /// The successor state.
@@ -280,8 +328,10 @@ impl<'a> Interpreter<'a> {
         state: &[Option<Value>],
         frame: &Frame,
     ) -> Result<Vec<Option<Value>>, EvalError> {
-        let roots: Vec<ExprId> = self.sys.vars.iter().filter_map(|v| v.next).collect();
-        let vals = self.eval_in_frame(&roots, state, frame)?;
+        let cone = self
+            .next_cone
+            .get_or_init(|| Cone::new(self.sys, self.sys.vars.iter().filter_map(|v| v.next)));
+        let vals = self.eval_in_frame(cone, state, frame)?;
         let mut out = vec![None; state.len()];
         for (i, var) in self.sys.vars.iter().enumerate() {
             let v = VarId(i as u32);
@@ -289,7 +339,7 @@ impl<'a> Interpreter<'a> {
                 Role::Input => None,
                 Role::Frozen => state[i].clone(),
                 Role::State => Some(match var.next {
-                    Some(e) => self.check_range(v, vals[&e].clone())?,
+                    Some(e) => self.check_range(v, vals.get(e).clone())?,
                     None => {
                         self.check_range(v, self.free_value(v, &frame.free_next, "next value")?)?
                     }
