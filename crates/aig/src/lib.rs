@@ -5,6 +5,7 @@
 pub mod aiger;
 pub mod blast;
 pub mod error;
+pub mod explore;
 pub mod graph;
 pub mod opt;
 pub mod sim;

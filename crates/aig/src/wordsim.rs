@@ -132,7 +132,7 @@ pub const SPARSE: [Stimulus; 4] = [
 
 impl Stimulus {
     /// The input words of one frame, from the held words `held` (updated).
-    fn frame(&self, held: &mut [u64], rng: &mut WordRng) -> Vec<u64> {
+    pub(crate) fn frame(&self, held: &mut [u64], rng: &mut WordRng) -> Vec<u64> {
         held.iter_mut()
             .map(|h| {
                 if let Some(d) = self.drift {

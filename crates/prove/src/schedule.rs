@@ -13,6 +13,7 @@
 //! correspondence proves equalities but not safety, IC3 starts from the latch equalities
 //! among them (`Ic3::with_lemmas`).
 
+use hypermut_aig::explore::{explore_witness, EXPLORE};
 use hypermut_aig::wordsim::{sparse_witness, SPARSE};
 use hypermut_aig::{Aig, Lit};
 
@@ -81,6 +82,12 @@ pub enum Stage {
         /// Deepest frame of a run (fewer on large circuits, [`SIMULATE_GATE_FRAMES`]).
         frames: usize,
     },
+    /// Coverage-guided exploration ([`hypermut_aig::explore`]): random runs that go on from
+    /// every state showing new values of the control registers, for kills behind long
+    /// sequences of right moves (a game won after many rounds). Finds counterexamples only,
+    /// runs only under a deadline, and, like [`Stage::Simulate`], only after the short kills
+    /// were searched.
+    Explore,
     /// IC3/PDR with the given options (complete).
     Ic3(Ic3Options),
     /// BDD reachability (complete while its BDDs stay small; gives up at once on circuits
@@ -117,6 +124,7 @@ impl Stage {
             Stage::Ic3(_) => "ic3",
             Stage::Reach(_) => "bdd",
             Stage::Simulate { .. } => "simulation",
+            Stage::Explore => "exploration",
             Stage::Capped { stage, .. } => stage.name(),
         }
     }
@@ -162,6 +170,12 @@ impl Stage {
                     )),
                 }
             }
+            Stage::Explore => match explore_witness(aig, &EXPLORE, &|| limits.reached()) {
+                Some(w) => checked_witness(aig, w),
+                None => Verdict::Unknown(
+                    "exploration of the control registers' values found no kill".into(),
+                ),
+            },
             Stage::Ic3(options) => Ic3 {
                 options: options.clone(),
                 time_limit: None,
@@ -278,7 +292,8 @@ impl Schedule {
 
     /// The schedule of a last try on a mutant that shorter tries left open: signal
     /// correspondence, BDD reachability, IC3 (60 % of what is left), random runs under sparse
-    /// stimuli up to [`RETRY_SPARSE_FRAMES`] deep, then BMC without bound
+    /// stimuli up to [`RETRY_SPARSE_FRAMES`] deep, coverage-guided exploration (80 % of what
+    /// is left: kills behind long sequences of right moves), then BMC without bound
     /// and without a conflict limit per frame for the rest. The hard middle frames of a
     /// large product, on which the cheap BMC stages give up, are searched in full here: a
     /// kill a few frames deep behind one frame of 100,000 conflicts is in reach of BMC,
@@ -292,12 +307,13 @@ impl Schedule {
                 Stage::Simulate {
                     frames: RETRY_SPARSE_FRAMES,
                 },
+                Stage::Explore,
                 Stage::CheapBmc {
                     bound: usize::MAX,
                     frame_conflicts: u32::MAX,
                 },
             ],
-            shares: vec![0.2, 0.25, 0.6, 1.0, 1.0],
+            shares: vec![0.2, 0.25, 0.6, 1.0, 0.8, 1.0],
             seeded: true,
         }
     }
@@ -342,14 +358,15 @@ impl Schedule {
         self
     }
 
-    /// The same schedule without its random-run stages ([`Stage::Simulate`]): every
+    /// The same schedule without its random-run stages ([`Stage::Simulate`],
+    /// [`Stage::Explore`]): every
     /// counterexample then comes from a solver (for tests as short as the solvers find them).
     pub fn without_simulation(mut self) -> Self {
         let (stages, shares) = self
             .stages
             .iter()
             .zip(&self.shares)
-            .filter(|(s, _)| !matches!(s, Stage::Simulate { .. }))
+            .filter(|(s, _)| !matches!(s, Stage::Simulate { .. } | Stage::Explore))
             .map(|(s, f)| (s.clone(), *f))
             .unzip();
         self.stages = stages;
@@ -383,7 +400,7 @@ impl Schedule {
             if k > 0 && limits.reached() {
                 break;
             }
-            if matches!(stage, Stage::Simulate { .. }) && !short_kills_searched {
+            if matches!(stage, Stage::Simulate { .. } | Stage::Explore) && !short_kills_searched {
                 continue;
             }
             let unbounded = matches!(
@@ -391,7 +408,7 @@ impl Schedule {
                 Stage::CheapBmc {
                     bound: usize::MAX,
                     ..
-                }
+                } | Stage::Explore
             );
             if unbounded && limits.deadline.is_none() {
                 continue;
@@ -602,6 +619,70 @@ mod tests {
             let r = s.run_seeded(&counter(true), &Limits::none(), &seeds);
             assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         }
+    }
+
+    /// A lock of 20 one-bit digits, one taken every fourth frame (the code is a parity
+    /// pattern of the progress counter; a wrong digit sends it back to 0), with a register
+    /// that shows the progress: BMC to 5 and sparse runs miss it, the exploration stage opens
+    /// it (a witness that replays); the stage runs only under a deadline, and not in a
+    /// schedule without random runs.
+    #[test]
+    fn the_exploration_stage_opens_a_lock() {
+        let mut g = Aig::new();
+        let digit = g.add_input("digit");
+        let progress: Vec<_> = (0..5)
+            .map(|i| g.add_latch(format!("progress[{i}]"), Reset::Zero))
+            .collect();
+        let tick: Vec<_> = (0..2)
+            .map(|i| g.add_latch(format!("tick[{i}]"), Reset::Zero))
+            .collect();
+        let t0 = !tick[0];
+        let t1 = g.xor(tick[1], tick[0]);
+        g.set_next(tick[0], t0);
+        g.set_next(tick[1], t1);
+        let take = g.and(tick[0], tick[1]);
+        let want = g.xor(progress[0], progress[2]);
+        let right = g.xnor(digit, want);
+        let mut carry = hypermut_aig::Lit::TRUE;
+        for &p in &progress {
+            let inc = g.xor(p, carry);
+            carry = g.and(p, carry);
+            let moved = g.and(inc, right);
+            let next = g.ite(take, moved, p);
+            g.set_next(p, next);
+        }
+        let shown = g.add_latch("shown", Reset::Zero);
+        g.set_next(shown, want);
+        let bad = g.and_all(
+            progress
+                .iter()
+                .enumerate()
+                .map(|(i, b)| b.xor(20 >> i & 1 == 0)),
+        );
+        g.bad.push(Named {
+            lit: bad,
+            name: "open".into(),
+        });
+        let s = Schedule {
+            stages: vec![
+                Stage::Bmc { bound: 5 },
+                Stage::Simulate { frames: 64 },
+                Stage::Explore,
+            ],
+            shares: vec![1.0, 1.0, 1.0],
+            seeded: true,
+        };
+        let limits = Limits::timeout(Some(Duration::from_secs(60)));
+        let r = s.run(&g, &limits);
+        let Verdict::Unsafe(w) = &r.verdict else {
+            panic!("{:?}", r.verdict);
+        };
+        assert_eq!(s.stage_name(r.stage), Some("exploration"));
+        assert_eq!(hypermut_aig::check_witness(&g, w), Ok(w.depth()));
+        assert!(w.depth() >= 4 * 20 - 1);
+        assert_eq!(s.run(&g, &Limits::none()).stage, Some(1));
+        let plain = s.without_simulation();
+        assert_eq!(plain.stages, vec![Stage::Bmc { bound: 5 }]);
     }
 
     /// A 9-bit counter that input `clr` clears, bad at 300: BMC to 20 misses it, the runs

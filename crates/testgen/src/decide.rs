@@ -66,14 +66,22 @@ enum Stimuli {
     /// One round per sparse stimulus ([`hypermut_aig::wordsim::SPARSE`]): the schedule's
     /// stage after BMC (`Stage::Simulate`).
     Sparse,
+    /// Coverage-guided exploration (`Stage::Explore`) of a last try.
+    Explored,
 }
 
 impl Stimuli {
     /// The runs, for a record's reason.
     fn describe(self) -> String {
         match self {
-            Stimuli::Uniform => format!("{} runs", 64 * RANDOM_ROUNDS),
-            Stimuli::Sparse => format!("{} runs of quiet inputs", 64 * SPARSE.len()),
+            Stimuli::Uniform => format!("the shortest hit of {} runs", 64 * RANDOM_ROUNDS),
+            Stimuli::Sparse => format!(
+                "the shortest hit of {} runs of quiet inputs",
+                64 * SPARSE.len()
+            ),
+            Stimuli::Explored => "coverage-guided exploration: runs that go on from every new \
+                                  value of the control registers"
+                .into(),
         }
     }
 }
@@ -461,9 +469,11 @@ impl<'a> Decider<'a> {
                         };
                         let run = schedule.run_seeded(c, &engine_limits, &seeds);
                         rec.engine = schedule.stage_name(run.stage).map(str::to_string);
-                        if rec.engine.as_deref() == Some("simulation") {
-                            simulated_by = Some(Stimuli::Sparse);
-                        }
+                        simulated_by = match rec.engine.as_deref() {
+                            Some("simulation") => Some(Stimuli::Sparse),
+                            Some("exploration") => Some(Stimuli::Explored),
+                            _ => simulated_by,
+                        };
                         run.verdict
                     }
                 }
@@ -533,8 +543,7 @@ impl<'a> Decider<'a> {
                     )
                 } else if let Some(stimuli) = simulated_by {
                     format!(
-                        "random simulation kills it at depth {} (the shortest hit of {}), \
-                         replayed on the model",
+                        "random simulation kills it at depth {} ({}), replayed on the model",
                         w.depth(),
                         stimuli.describe()
                     )
