@@ -129,6 +129,13 @@ impl Stage {
         }
     }
 
+    /// Whether the stage finds kills by random runs ([`Stage::Simulate`], [`Stage::Explore`]):
+    /// long tests, so it waits for the short kills to be searched, and a schedule without
+    /// random runs leaves it out.
+    pub fn runs_randomly(&self) -> bool {
+        matches!(self, Stage::Simulate { .. } | Stage::Explore)
+    }
+
     /// Runs the stage within `limits` (its slice of `whole`, the schedule's limits). A
     /// correspondence stage adds its latch equalities to `lemmas` (as clauses), and an IC3
     /// stage starts from them (`Ic3::with_lemmas`); a correspondence found within the slice
@@ -358,15 +365,14 @@ impl Schedule {
         self
     }
 
-    /// The same schedule without its random-run stages ([`Stage::Simulate`],
-    /// [`Stage::Explore`]): every
+    /// The same schedule without its random-run stages ([`Stage::runs_randomly`]): every
     /// counterexample then comes from a solver (for tests as short as the solvers find them).
     pub fn without_simulation(mut self) -> Self {
         let (stages, shares) = self
             .stages
             .iter()
             .zip(&self.shares)
-            .filter(|(s, _)| !matches!(s, Stage::Simulate { .. } | Stage::Explore))
+            .filter(|(s, _)| !s.runs_randomly())
             .map(|(s, f)| (s.clone(), *f))
             .unzip();
         self.stages = stages;
@@ -400,7 +406,7 @@ impl Schedule {
             if k > 0 && limits.reached() {
                 break;
             }
-            if matches!(stage, Stage::Simulate { .. } | Stage::Explore) && !short_kills_searched {
+            if stage.runs_randomly() && !short_kills_searched {
                 continue;
             }
             let unbounded = matches!(

@@ -71,7 +71,7 @@ enum Stimuli {
 }
 
 impl Stimuli {
-    /// The runs, for a record's reason.
+    /// Which runs found the kill, for a record's reason.
     fn describe(self) -> String {
         match self {
             Stimuli::Uniform => format!("the shortest hit of {} runs", 64 * RANDOM_ROUNDS),
