@@ -105,6 +105,17 @@ fn bit_name(name: &str, i: u32, width: u32) -> String {
     }
 }
 
+/// The register a latch named `name` (as [`blast`] names bits) belongs to: `gamma[3]` and
+/// `gamma` belong to `gamma`; a bit of an array word (`memory[5][1]`) is data and belongs
+/// to none.
+pub fn register_of(name: &str) -> Option<&str> {
+    let base = match name.rsplit_once('[') {
+        Some((b, rest)) if rest.ends_with(']') => b,
+        _ => name,
+    };
+    (!base.contains('[')).then_some(base)
+}
+
 /// Bit-blasts `sys`. See the module documentation for the encoding.
 pub fn blast(sys: &System, opts: &BlastOptions) -> Result<Blasted, BlastError> {
     let mut t = Translator::new(sys);

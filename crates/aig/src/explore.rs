@@ -20,7 +20,7 @@ use crate::wordsim::{
     constraints_word, eval_words, initial_words, lit_word, next_words, Stimulus, WordRng, DENSE,
     SPARSE,
 };
-use crate::{Aig, Node, Witness};
+use crate::{register_of, Aig, Node, Witness};
 
 /// How exploration runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,14 +79,11 @@ fn registers(aig: &Aig) -> Vec<Vec<usize>> {
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (k, l) in aig.latches.iter().enumerate() {
-        let base = match l.name.rsplit_once('[') {
-            Some((b, rest)) if rest.ends_with(']') => b.to_string(),
-            _ if l.name.is_empty() => format!("#{k}"),
-            _ => l.name.clone(),
+        let base = match register_of(&l.name) {
+            None => continue,
+            Some("") => format!("#{k}"),
+            Some(b) => b.to_string(),
         };
-        if base.contains('[') {
-            continue;
-        }
         let g = *by_name.entry(base).or_insert_with(|| {
             groups.push(Vec::new());
             groups.len() - 1

@@ -13,7 +13,9 @@ pub mod witness;
 pub mod witness_io;
 pub mod wordsim;
 
-pub use blast::{blast, decode, BlastError, BlastOptions, Blasted, OutputBits, Repr, VarBits};
+pub use blast::{
+    blast, decode, register_of, BlastError, BlastOptions, Blasted, OutputBits, Repr, VarBits,
+};
 pub use graph::{Aig, Input, Latch, Lit, Named, Node, Reset};
 pub use witness::Witness;
 

@@ -131,8 +131,9 @@ pub const SPARSE: [Stimulus; 4] = [
 ];
 
 impl Stimulus {
-    /// The input words of one frame, from the held words `held` (updated).
-    pub(crate) fn frame(&self, held: &mut [u64], rng: &mut WordRng) -> Vec<u64> {
+    /// The input words of one frame, from the held words `held` (one per input, updated;
+    /// start from random words).
+    pub fn frame(&self, held: &mut [u64], rng: &mut WordRng) -> Vec<u64> {
         held.iter_mut()
             .map(|h| {
                 if let Some(d) = self.drift {

@@ -19,6 +19,7 @@ use hypermut_aig::{Aig, Lit};
 
 use crate::bmc::{bmc_while_cheap, searched_whole_bound, Bmc};
 use crate::engine::Engine;
+use crate::houdini::Houdini;
 use crate::ic3::{Ic3, Ic3Options};
 use crate::limits::Limits;
 use crate::reach::Reach;
@@ -58,6 +59,9 @@ pub const SIMULATE_SEED: u64 = 0x5eed;
 pub enum Stage {
     /// Signal correspondence (proves safety only).
     Scorr(Scorr),
+    /// Induction over clauses mined from random simulation ([`Houdini`]): proves safety
+    /// when their inductive subset excludes the bad states (finds no counterexamples).
+    Houdini(Houdini),
     /// BMC of depths `0..=bound` (finds counterexamples only).
     Bmc {
         /// Deepest frame searched.
@@ -102,6 +106,10 @@ pub enum Stage {
     },
 }
 
+/// The share of a last try's time left that induction over mined clauses may use
+/// ([`Schedule::last_try`]).
+pub const HOUDINI_SHARE: f64 = 0.25;
+
 /// Nodes one BDD may have in the BDD stage of [`Schedule::bdd_then_ic3`]: lower than
 /// [`crate::reach::REACH_NODE_LIMIT`], so that a circuit whose BDDs blow up hands over to
 /// IC3 soon.
@@ -120,6 +128,7 @@ impl Stage {
     pub fn name(&self) -> &'static str {
         match self {
             Stage::Scorr(_) => "scorr",
+            Stage::Houdini(_) => "houdini",
             Stage::Bmc { .. } | Stage::CheapBmc { .. } => "bmc",
             Stage::Ic3(_) => "ic3",
             Stage::Reach(_) => "bdd",
@@ -155,6 +164,7 @@ impl Stage {
                 }
                 verdict
             }
+            Stage::Houdini(h) => h.clone().check_limited(aig, limits),
             Stage::CheapBmc {
                 bound,
                 frame_conflicts,
@@ -298,7 +308,9 @@ impl Schedule {
     }
 
     /// The schedule of a last try on a mutant that shorter tries left open: signal
-    /// correspondence, BDD reachability, IC3 (60 % of what is left), random runs under sparse
+    /// correspondence, induction over mined clauses ([`HOUDINI_SHARE`]; about a second on a
+    /// product of 3,000 gates, so paid only by the hardest mutants), BDD reachability, IC3
+    /// (60 % of what is left), random runs under sparse
     /// stimuli up to [`RETRY_SPARSE_FRAMES`] deep, coverage-guided exploration (80 % of what
     /// is left: kills behind long sequences of right moves), then BMC without bound
     /// and without a conflict limit per frame for the rest. The hard middle frames of a
@@ -309,6 +321,7 @@ impl Schedule {
         Schedule {
             stages: vec![
                 Stage::Scorr(Scorr::default()),
+                Stage::Houdini(Houdini::default()),
                 Stage::Reach(Reach::default()),
                 Stage::Ic3(Ic3Options::default()),
                 Stage::Simulate {
@@ -320,7 +333,7 @@ impl Schedule {
                     frame_conflicts: u32::MAX,
                 },
             ],
-            shares: vec![0.2, 0.25, 0.6, 1.0, 0.8, 1.0],
+            shares: vec![0.2, HOUDINI_SHARE, 0.25, 0.6, 1.0, 0.8, 1.0],
             seeded: true,
         }
     }
@@ -803,6 +816,23 @@ mod tests {
         assert!(Schedule::bmc_then_ic3(5, false).retried().stages.is_empty());
     }
 
+    /// What correspondence cannot prove (a mutant that differs only in an unreachable
+    /// state), a last try proves by induction over mined clauses, before IC3.
+    #[test]
+    fn the_last_try_proves_by_mined_clauses() {
+        let g = crate::testutil::unreachable_state_mutant();
+        let limits = Limits::timeout(Some(Duration::from_secs(60)));
+        let s = without_bdd(Schedule::last_try());
+        let r = s.run(&g, &limits);
+        assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
+        assert_eq!(s.stage_name(r.stage), Some("houdini"));
+        // The other tries' schedules have no such stage: IC3 proves it there.
+        let s = without_bdd(Schedule::sliced(10, true));
+        let r = s.run(&g, &limits);
+        assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
+        assert_eq!(s.stage_name(r.stage), Some("ic3"));
+    }
+
     #[test]
     fn the_last_try_proves_and_kills_beyond_any_bound() {
         let s = without_bdd(Schedule::last_try());
@@ -816,7 +846,7 @@ mod tests {
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         // Its BMC stage alone: no bound and no conflict limit, until the deadline.
         let bmc = Schedule {
-            stages: s.stages[4..].to_vec(),
+            stages: s.stages[5..].to_vec(),
             shares: vec![1.0],
             seeded: true,
         };

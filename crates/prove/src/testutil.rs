@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use hypermut_aig::{Aig, Lit, Node, Reset, Witness};
+use hypermut_aig::{Aig, Lit, Named, Node, Reset, Witness};
 
 /// The seeded generator of the random AIGs: Marsaglia's xorshift, seeded as
 /// `seed · φ·2⁶⁴ | 1`.
@@ -370,4 +370,44 @@ pub fn assert_invariant_explicit(aig: &Aig, clauses: &[Vec<Lit>]) {
             assert!(holds(&next), "{state:?} → {next:?} leaves the invariant");
         }
     }
+}
+
+/// The product of a mutant that differs from the original only in a state the design never
+/// reaches: the copies' registers `A.o`, `B.o` are equal given that the flag `e` (set on
+/// entering `s = 1`, cleared with `s` or earlier) implies `s`, which is inductive but no
+/// equality says (so signal correspondence cannot prove it), and `e` changes rarely under
+/// random inputs (so a clause over it is mined). Bad: the registers differ.
+pub fn unreachable_state_mutant() -> Aig {
+    let mut g = Aig::new();
+    let ins: Vec<Lit> = (0..8).map(|i| g.add_input(format!("i{i}"))).collect();
+    let (x, y, z) = (ins[5], ins[6], ins[7]);
+    // start: five inputs high; stop: three inputs low (both rare).
+    let start = g.and_all(ins[..5].iter().copied());
+    let stop = g.and_all(ins[..3].iter().map(|&i| !i));
+    let s = g.add_latch("s", Reset::Zero);
+    let e = g.add_latch("e", Reset::Zero);
+    let next_s = g.ite(s, !stop, start);
+    g.set_next(s, next_s);
+    // `e` is set on entering `s = 1` and cleared with `s` or earlier: `e → s` is inductive
+    // (and `e ≠ s`), but a step from a state with `e ∧ ¬s` may keep it.
+    let enter = g.and(!s, start);
+    let keep = g.and(!stop, x);
+    let next_e = g.ite(e, keep, enter);
+    g.set_next(e, next_e);
+    // Each copy's register `o` samples x when `e ∧ s`, and y (original) or z (mutant) when
+    // `e ∧ ¬s`, which never happens.
+    let mut outs = Vec::new();
+    for (copy, other) in [("A", y), ("B", z)] {
+        let o = g.add_latch(format!("{copy}.o"), Reset::Zero);
+        let pick = g.ite(s, x, other);
+        let next = g.ite(e, pick, o);
+        g.set_next(o, next);
+        outs.push(o);
+    }
+    let bad = g.xor(outs[0], outs[1]);
+    g.bad.push(Named {
+        lit: bad,
+        name: "differ".into(),
+    });
+    g
 }

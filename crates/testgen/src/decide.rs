@@ -685,6 +685,10 @@ fn certified(
             "BDD reachability: the reachable states as an inductive invariant of {} clauses",
             clauses.len()
         ),
+        Certificate::Invariant { clauses } if engine.ends_with("houdini") => format!(
+            "induction: {} clauses mined from random simulation, inductive together",
+            clauses.len()
+        ),
         Certificate::Invariant { clauses } => {
             format!("IC3: an inductive invariant of {} clauses", clauses.len())
         }
