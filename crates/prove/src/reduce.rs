@@ -8,6 +8,8 @@
 //! reduction (a latch is constant) are kept as clauses over the original latches, so that an
 //! invariant of the reduced problem plus the facts is an invariant of the original one.
 
+use std::collections::HashSet;
+
 use hypermut_aig::{Aig, Lit, Node, Reset, Witness};
 
 use crate::unroll::UnrollError;
@@ -295,15 +297,25 @@ impl Reduced {
         Some(original.latches.get(k)?.lit.xor(l.is_neg()))
     }
 
-    /// Clauses over the reduced latches carried to the original latches, plus the facts.
+    /// Clauses over the reduced latches carried to the original latches, plus the facts,
+    /// each clause once (an engine's invariant may repeat a lemma it learned at several
+    /// levels).
     pub fn lift_clauses(&self, original: &Aig, clauses: &[Vec<Lit>]) -> Option<Vec<Vec<Lit>>> {
-        let mut out = self.facts.clone();
-        for c in clauses {
-            out.push(
-                c.iter()
-                    .map(|&l| self.original_latch_lit(original, l))
-                    .collect::<Option<Vec<Lit>>>()?,
-            );
+        let mut out = Vec::new();
+        let mut seen: HashSet<Vec<Lit>> = HashSet::new();
+        let lifted = clauses.iter().map(|c| {
+            c.iter()
+                .map(|&l| self.original_latch_lit(original, l))
+                .collect::<Option<Vec<Lit>>>()
+        });
+        for c in self.facts.iter().cloned().map(Some).chain(lifted) {
+            let c = c?;
+            let mut key = c.clone();
+            key.sort_unstable();
+            key.dedup();
+            if seen.insert(key) {
+                out.push(c);
+            }
         }
         Some(out)
     }
