@@ -18,7 +18,7 @@ use hypermut_aig::{register_of, Aig, Lit};
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::{Lit as SatLit, TernaryVal};
 
-use crate::backend::default_solver;
+use crate::backend::{default_solver, DefaultSolver};
 use crate::certificate::Certificate;
 use crate::engine::Engine;
 use crate::limits::Limits;
@@ -174,6 +174,38 @@ fn simulate_from(
     }
 }
 
+/// A solver with frames `0..frames` of `aig` (from `init`) over the cone of the literals
+/// of `clauses`, `extra` and the constraints, every constraint asserted in every frame, and
+/// `asserted` asserted in frame 0.
+fn unrolled<'a>(
+    aig: &'a Aig,
+    clauses: &[Vec<Lit>],
+    extra: &[Lit],
+    asserted: &[Vec<Lit>],
+    init: InitMode,
+    frames: usize,
+    limits: &Limits,
+) -> Result<(DefaultSolver, Unroller<'a>), HoudiniError> {
+    let mut roots: Vec<Lit> = clauses.iter().flatten().copied().collect();
+    roots.extend_from_slice(extra);
+    roots.extend(aig.constraints.iter().map(|c| c.lit));
+    let mut solver = default_solver(limits);
+    let mut u = Unroller::new(aig, &roots, init)?;
+    for f in 0..frames {
+        u.add_frame(&mut solver)?;
+        for c in &aig.constraints {
+            solver.add_unit(u.lit(f, c.lit)?).map_err(solver_err)?;
+        }
+    }
+    for c in asserted {
+        let clause: Vec<SatLit> = c.iter().map(|&l| u.lit(0, l)).collect::<Result<_, _>>()?;
+        solver
+            .add_clause(clause.into_iter().collect())
+            .map_err(solver_err)?;
+    }
+    Ok((solver, u))
+}
+
 impl Houdini {
     /// Candidate clauses over latch literals of `aig` that no simulated reachable state
     /// violates: units for constant latches, two clauses per pair of equal (or
@@ -316,10 +348,8 @@ impl Houdini {
         limits: &Limits,
     ) -> Result<Vec<Vec<Lit>>, HoudiniError> {
         cands.retain(|c| c.iter().all(|&l| aig.latch_index(l).is_some()));
-        let mut roots: Vec<Lit> = cands.iter().flatten().copied().collect();
-        roots.extend(aig.constraints.iter().map(|c| c.lit));
-        let initial = self.filter(aig, cands, &roots, InitMode::Reset, limits)?;
-        self.filter(aig, initial, &roots, InitMode::Free, limits)
+        let initial = self.filter(aig, cands, InitMode::Reset, limits)?;
+        self.filter(aig, initial, InitMode::Free, limits)
     }
 
     /// Drops the candidates a state violates until none does: in frame 0 of `init` mode
@@ -332,7 +362,6 @@ impl Houdini {
         &self,
         aig: &Aig,
         mut cands: Vec<Vec<Lit>>,
-        roots: &[Lit],
         init: InitMode,
         limits: &Limits,
     ) -> Result<Vec<Vec<Lit>>, HoudiniError> {
@@ -340,15 +369,8 @@ impl Houdini {
             return Ok(cands);
         }
         let step = matches!(init, InitMode::Free);
-        let mut solver = default_solver(limits);
-        let mut u = Unroller::new(aig, roots, init)?;
         let frames = if step { 2 } else { 1 };
-        for f in 0..frames {
-            u.add_frame(&mut solver)?;
-            for c in &aig.constraints {
-                solver.add_unit(u.lit(f, c.lit)?).map_err(solver_err)?;
-            }
-        }
+        let (mut solver, mut u) = unrolled(aig, &cands, &[], &[], init, frames, limits)?;
         let at = frames - 1;
         let mut holds: Vec<SatLit> = Vec::new();
         let mut fails: Vec<SatLit> = Vec::new();
@@ -450,22 +472,7 @@ impl Houdini {
         mut kept: Vec<Vec<Lit>>,
         limits: &Limits,
     ) -> Result<Vec<Vec<Lit>>, HoudiniError> {
-        let mut roots: Vec<Lit> = kept.iter().flatten().copied().collect();
-        roots.extend(aig.constraints.iter().map(|c| c.lit));
-        let mut solver = default_solver(limits);
-        let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
-        for f in 0..2 {
-            u.add_frame(&mut solver)?;
-            for c in &aig.constraints {
-                solver.add_unit(u.lit(f, c.lit)?).map_err(solver_err)?;
-            }
-        }
-        for c in &kept {
-            let clause: Vec<SatLit> = c.iter().map(|&l| u.lit(0, l)).collect::<Result<_, _>>()?;
-            solver
-                .add_clause(clause.into_iter().collect())
-                .map_err(solver_err)?;
-        }
+        let (mut solver, u) = unrolled(aig, &kept, &[], &kept, InitMode::Free, 2, limits)?;
         for c in kept.iter_mut() {
             if c.len() < 2 {
                 continue;
@@ -522,21 +529,7 @@ impl Houdini {
         let kept = self.inductive_subset(aig, cands, limits)?;
         let kept = self.strengthen(aig, kept, limits)?;
         keep.clone_from(&kept);
-        let mut roots = vec![bad];
-        roots.extend(aig.constraints.iter().map(|c| c.lit));
-        roots.extend(kept.iter().flatten().copied());
-        let mut solver = default_solver(limits);
-        let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
-        u.add_frame(&mut solver)?;
-        for c in &aig.constraints {
-            solver.add_unit(u.lit(0, c.lit)?).map_err(solver_err)?;
-        }
-        for c in &kept {
-            let clause: Vec<SatLit> = c.iter().map(|&l| u.lit(0, l)).collect::<Result<_, _>>()?;
-            solver
-                .add_clause(clause.into_iter().collect())
-                .map_err(solver_err)?;
-        }
+        let (mut solver, u) = unrolled(aig, &kept, &[bad], &kept, InitMode::Free, 1, limits)?;
         match solver
             .solve_assumps(&[u.lit(0, bad)?])
             .map_err(solver_err)?
