@@ -390,6 +390,12 @@ mod tests {
             .lift_clauses(&g, &[vec![!r.aig.latches[0].lit]])
             .expect("latch literals");
         assert_eq!(inv, vec![vec![!k], vec![!a]]);
+        // A lemma an engine repeats (at several levels) is listed once.
+        let ra = r.aig.latches[0].lit;
+        let inv = r
+            .lift_clauses(&g, &[vec![!ra], vec![ra, !ra], vec![!ra], vec![!ra, ra]])
+            .expect("latch literals");
+        assert_eq!(inv, vec![vec![!k], vec![!a], vec![a, !a]]);
     }
 
     /// Reduction preserves the shortest counterexample depth on random circuits.
