@@ -44,6 +44,10 @@ pub struct Houdini {
     /// Steps of the random runs from each state a solver finds (they drop more candidates
     /// per solver call).
     pub replay_steps: usize,
+    /// Give up as soon as the remaining candidates no longer exclude the bad states (the
+    /// subset only shrinks, so its unshortened form cannot prove safety any more): cheap on
+    /// a problem that is unsafe or needs other facts, for an early place in a schedule.
+    pub stop_when_open: bool,
 }
 
 impl Default for Houdini {
@@ -54,6 +58,19 @@ impl Default for Houdini {
             seed: 3,
             max_quiet: 64,
             replay_steps: 16,
+            stop_when_open: false,
+        }
+    }
+}
+
+impl Houdini {
+    /// The variant for an early place in a schedule: the default mining, but the subset
+    /// search stops once the candidates no longer exclude the bad states
+    /// ([`Houdini::stop_when_open`]).
+    pub fn quick() -> Self {
+        Houdini {
+            stop_when_open: true,
+            ..Houdini::default()
         }
     }
 }
@@ -348,8 +365,29 @@ impl Houdini {
         limits: &Limits,
     ) -> Result<Vec<Vec<Lit>>, HoudiniError> {
         cands.retain(|c| c.iter().all(|&l| aig.latch_index(l).is_some()));
-        let initial = self.filter(aig, cands, InitMode::Reset, limits)?;
-        self.filter(aig, initial, InitMode::Free, limits)
+        // Without a bad literal, `filter` always finishes (`Some`).
+        let initial = self
+            .filter(aig, cands, InitMode::Reset, None, limits)?
+            .unwrap_or_default();
+        let kept = self.filter(aig, initial, InitMode::Free, None, limits)?;
+        Ok(kept.unwrap_or_default())
+    }
+
+    /// [`Houdini::inductive_subset`], but `None` as soon as the remaining candidates no
+    /// longer exclude `bad` (under the constraints) in some state: the subset cannot
+    /// exclude it either.
+    pub fn inductive_subset_excluding(
+        &self,
+        aig: &Aig,
+        mut cands: Vec<Vec<Lit>>,
+        bad: Lit,
+        limits: &Limits,
+    ) -> Result<Option<Vec<Vec<Lit>>>, HoudiniError> {
+        cands.retain(|c| c.iter().all(|&l| aig.latch_index(l).is_some()));
+        let initial = self
+            .filter(aig, cands, InitMode::Reset, None, limits)?
+            .unwrap_or_default();
+        self.filter(aig, initial, InitMode::Free, Some(bad), limits)
     }
 
     /// Drops the candidates a state violates until none does: in frame 0 of `init` mode
@@ -357,20 +395,25 @@ impl Houdini {
     /// every remaining candidate in mode [`InitMode::Free`] (consecution). After each
     /// consecution counterexample, random runs from its frame-0 state drop every candidate
     /// they violate too (such a state satisfies the inductive subset, and so does every
-    /// state reachable from it).
+    /// state reachable from it). With `bad` (consecution only), `None` as soon as a state
+    /// satisfying the remaining candidates is bad: checked before the first round and after
+    /// rounds 1, 2, 4, 8, … (at most twice the rounds it takes to get there).
     fn filter(
         &self,
         aig: &Aig,
         mut cands: Vec<Vec<Lit>>,
         init: InitMode,
+        bad: Option<Lit>,
         limits: &Limits,
-    ) -> Result<Vec<Vec<Lit>>, HoudiniError> {
+    ) -> Result<Option<Vec<Vec<Lit>>>, HoudiniError> {
         if cands.is_empty() {
-            return Ok(cands);
+            return Ok(Some(cands));
         }
         let step = matches!(init, InitMode::Free);
         let frames = if step { 2 } else { 1 };
-        let (mut solver, mut u) = unrolled(aig, &cands, &[], &[], init, frames, limits)?;
+        let bad = bad.filter(|_| step);
+        let extra: Vec<Lit> = bad.into_iter().collect();
+        let (mut solver, mut u) = unrolled(aig, &cands, &extra, &[], init, frames, limits)?;
         let at = frames - 1;
         let mut holds: Vec<SatLit> = Vec::new();
         let mut fails: Vec<SatLit> = Vec::new();
@@ -395,10 +438,21 @@ impl Houdini {
         }
         let mut active = vec![true; cands.len()];
         let mut rng = WordRng::new(self.seed.wrapping_add(17));
+        let mut rounds = 0usize;
         loop {
             if limits.reached() {
                 return Err(HoudiniError::Interrupted);
             }
+            if let Some(bad) = bad.filter(|_| rounds & rounds.wrapping_sub(1) == 0) {
+                let mut assumptions = vec![u.lit(0, bad)?];
+                assumptions.extend((0..cands.len()).filter(|&i| active[i]).map(|i| holds[i]));
+                match solver.solve_assumps(&assumptions).map_err(solver_err)? {
+                    SolverResult::Sat => return Ok(None),
+                    SolverResult::Interrupted => return Err(HoudiniError::Interrupted),
+                    SolverResult::Unsat => {}
+                }
+            }
+            rounds += 1;
             let round = SatLit::positive(u.new_var().idx32());
             let mut some: Vec<SatLit> = vec![!round];
             some.extend((0..cands.len()).filter(|&i| active[i]).map(|i| fails[i]));
@@ -458,7 +512,7 @@ impl Houdini {
             i += 1;
             active[i - 1]
         });
-        Ok(cands)
+        Ok(Some(cands))
     }
 
     /// `kept` (an inductive set of clauses that holds initially, from
@@ -526,7 +580,16 @@ impl Houdini {
         if mined == 0 {
             return Ok(Verdict::Unknown("no candidate clauses mined".into()));
         }
-        let kept = self.inductive_subset(aig, cands, limits)?;
+        let kept = if self.stop_when_open {
+            match self.inductive_subset_excluding(aig, cands, bad, limits)? {
+                Some(kept) => kept,
+                None => return Ok(Verdict::Unknown(format!(
+                    "the inductive subset of {mined} mined clauses does not exclude the bad states"
+                ))),
+            }
+        } else {
+            self.inductive_subset(aig, cands, limits)?
+        };
         let kept = self.strengthen(aig, kept, limits)?;
         keep.clone_from(&kept);
         let (mut solver, u) = unrolled(aig, &kept, &[bad], &kept, InitMode::Free, 1, limits)?;

@@ -7,8 +7,9 @@
 //! decided whatever the depth of their kills), then BMC up to a bound for the shortest
 //! killing tests, then IC3 for deeper tests and the remaining proofs, and a last slice of
 //! BMC without bound for kills hundreds of frames deep whose frames are easy (random runs
-//! under quiet inputs, for kills behind counters, go between a BMC that covered its bound and
-//! IC3); neither the
+//! under quiet inputs, for kills behind counters, and the quick induction over mined
+//! clauses, for equivalences that need facts besides equalities, go between a BMC that
+//! covered its bound and IC3); neither the
 //! kills nor the proofs wait for the whole time limit of the other. When
 //! correspondence proves equalities but not safety, IC3 starts from the latch equalities
 //! among them (`Ic3::with_lemmas`).
@@ -109,6 +110,10 @@ pub enum Stage {
 /// The share of a last try's time left that induction over mined clauses may use
 /// ([`Schedule::last_try`]).
 pub const HOUDINI_SHARE: f64 = 0.25;
+
+/// The share of a first try's time left that the quick induction over mined clauses may
+/// use ([`Schedule::sliced`]).
+pub const QUICK_HOUDINI_SHARE: f64 = 0.25;
 
 /// Nodes one BDD may have in the BDD stage of [`Schedule::bdd_then_ic3`]: lower than
 /// [`crate::reach::REACH_NODE_LIMIT`], so that a circuit whose BDDs blow up hands over to
@@ -278,7 +283,9 @@ impl Schedule {
     /// BDD reachability (a quarter of what is left; it decides small circuits at any depth
     /// and gives up at once on large ones), then BMC to `bound` (half of what is left), random
     /// runs under sparse stimuli up to [`SPARSE_FRAMES`] deep (only when BMC covered its
-    /// bound, so that they never stand in for a shorter kill), IC3 (85 % of what is left), then BMC without bound while
+    /// bound, so that they never stand in for a shorter kill), the quick induction over mined
+    /// clauses ([`Houdini::quick`], [`QUICK_HOUDINI_SHARE`]: paid only by mutants that
+    /// survived the short kills), IC3 (85 % of what is left), then BMC without bound while
     /// frames are cheap (the rest: kills deeper than `bound` that IC3 is slow to reach);
     /// otherwise BMC alone (the paper's setting: kills up to `bound`).
     pub fn sliced(bound: usize, prove: bool) -> Self {
@@ -296,13 +303,14 @@ impl Schedule {
                 Stage::Simulate {
                     frames: SPARSE_FRAMES,
                 },
+                Stage::Houdini(Houdini::quick()),
                 Stage::Ic3(Ic3Options::default()),
                 Stage::CheapBmc {
                     bound: usize::MAX,
                     frame_conflicts: DEEP_BMC_FRAME_CONFLICTS,
                 },
             ],
-            shares: vec![0.2, 0.25, 0.5, 1.0, 0.85, 1.0],
+            shares: vec![0.2, 0.25, 0.5, 1.0, QUICK_HOUDINI_SHARE, 0.85, 1.0],
             seeded: true,
         }
     }
@@ -348,9 +356,10 @@ impl Schedule {
 
     /// The same schedule for a later try on a problem that an earlier try left open: without
     /// its bounded BMC stages, which would search the same frames within the same conflict
-    /// limits again (the unbounded BMC stage stays: a longer slice takes it deeper), and
-    /// with its random runs [`RETRY_SPARSE_FRAMES`] deep right after IC3 (with no bounded
-    /// BMC before them they wait for IC3's slice).
+    /// limits again (the unbounded BMC stage stays: a longer slice takes it deeper), without
+    /// its induction over mined clauses (which would mine and keep the same clauses; the
+    /// last try has its own), and with its random runs [`RETRY_SPARSE_FRAMES`] deep right
+    /// after IC3 (with no bounded BMC before them they wait for IC3's slice).
     pub fn retried(mut self) -> Self {
         let bounded = |s: &Stage| {
             matches!(s, Stage::Bmc { .. })
@@ -361,7 +370,7 @@ impl Schedule {
         let mut stages = Vec::new();
         let mut shares = Vec::new();
         for (s, f) in self.stages.iter().zip(&self.shares) {
-            if bounded(s) || is_simulation(s) {
+            if bounded(s) || is_simulation(s) || matches!(s, Stage::Houdini(_)) {
                 continue;
             }
             stages.push(s.clone());
@@ -606,7 +615,10 @@ mod tests {
         let plain = Schedule::sliced(3, true).without_simulation();
         assert_eq!(plain.stages.len(), plain.shares.len());
         assert!(plain.stages.iter().all(|s| s.name() != "simulation"));
-        assert_eq!(plain.shares, [0.2, 0.25, 0.5, 0.85, 1.0]);
+        assert_eq!(
+            plain.shares,
+            [0.2, 0.25, 0.5, QUICK_HOUDINI_SHARE, 0.85, 1.0]
+        );
         // Without proofs: BMC alone.
         let s = Schedule::sliced(10, false);
         assert_eq!(s.stages, vec![Stage::Bmc { bound: 10 }]);
@@ -817,20 +829,40 @@ mod tests {
     }
 
     /// What correspondence cannot prove (a mutant that differs only in an unreachable
-    /// state), a last try proves by induction over mined clauses, before IC3.
+    /// state), the first and the last try prove by induction over mined clauses, before
+    /// IC3; the second try, which has no such stage, by IC3.
     #[test]
-    fn the_last_try_proves_by_mined_clauses() {
+    fn the_first_and_last_tries_prove_by_mined_clauses() {
         let g = crate::testutil::unreachable_state_mutant();
         let limits = Limits::timeout(Some(Duration::from_secs(60)));
-        let s = without_bdd(Schedule::last_try());
-        let r = s.run(&g, &limits);
-        assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
-        assert_eq!(s.stage_name(r.stage), Some("houdini"));
-        // The other tries' schedules have no such stage: IC3 proves it there.
-        let s = without_bdd(Schedule::sliced(10, true));
+        for s in [Schedule::last_try(), Schedule::sliced(10, true)] {
+            let s = without_bdd(s);
+            let r = s.run(&g, &limits);
+            assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
+            assert_eq!(s.stage_name(r.stage), Some("houdini"));
+        }
+        let s = without_bdd(Schedule::sliced(10, true).unseeded().retried());
         let r = s.run(&g, &limits);
         assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
         assert_eq!(s.stage_name(r.stage), Some("ic3"));
+    }
+
+    /// The quick variant gives up on a problem its candidates cannot prove (an unsafe one)
+    /// and proves what the full one proves.
+    #[test]
+    fn the_quick_induction_gives_up_on_a_kill() {
+        let mut quick = Houdini::quick();
+        // The counter reaches 7 while `z` stays 0: `¬z` is mined, but does not exclude it.
+        let mut g = counter(true);
+        let z = g.latches[3].lit;
+        g.bad[0].lit = g.and(g.bad[0].lit, !z);
+        let v = quick.check(&g);
+        assert!(
+            matches!(&v, Verdict::Unknown(reason) if reason.contains("does not exclude")),
+            "{v:?}"
+        );
+        let g = crate::testutil::unreachable_state_mutant();
+        assert!(matches!(quick.check(&g), Verdict::Safe(_)));
     }
 
     #[test]

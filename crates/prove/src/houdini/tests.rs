@@ -137,6 +137,52 @@ fn the_inductive_subset_is_the_explicit_greatest_fixpoint() {
     );
 }
 
+/// The search that stops early ([`Houdini::inductive_subset_excluding`]) stops only when
+/// the largest inductive subset (explicit enumeration) has a bad state under the
+/// constraints, and otherwise keeps exactly that subset; the quick engine proves only
+/// what the full one proves.
+#[test]
+fn the_early_stop_happens_only_when_the_subset_has_a_bad_state() {
+    let mut rng = Rng::new(11);
+    let (mut stopped, mut finished) = (0, 0);
+    let bits = |x: u32, n: usize| (0..n).map(|i| x >> i & 1 == 1).collect::<Vec<bool>>();
+    for round in 0..60 {
+        let g = random_aig(&mut rng, &shape(round % 2 == 1));
+        let bad = g.bad[0].lit;
+        let h = Houdini::default();
+        for cands in [all_small_clauses(&g), h.candidates(&g).expect("mined")] {
+            let want = explicit_houdini(&g, &cands);
+            let got = h
+                .inductive_subset_excluding(&g, cands.clone(), bad, &Limits::none())
+                .expect("no limits");
+            match got {
+                Some(kept) => {
+                    assert_eq!(kept, want, "round {round}");
+                    finished += 1;
+                }
+                None => {
+                    let (nl, ni) = (g.latches.len(), g.inputs.len());
+                    let has_bad_state = (0..1u32 << nl).any(|s| {
+                        let st = bits(s, nl);
+                        want.iter().all(|c| satisfies(&g, &st, c))
+                            && (0..1u32 << ni).any(|i| {
+                                let val = eval_frame(&g, &st, &bits(i, ni));
+                                lit_val(&val, bad)
+                                    && g.constraints.iter().all(|c| lit_val(&val, c.lit))
+                            })
+                    });
+                    assert!(has_bad_state, "round {round}: stopped early without cause");
+                    stopped += 1;
+                }
+            }
+        }
+        if matches!(Houdini::quick().check(&g), Verdict::Safe(_)) {
+            assert!(matches!(Houdini::default().check(&g), Verdict::Safe(_)));
+        }
+    }
+    assert!(stopped > 10 && finished > 10, "{stopped} {finished}");
+}
+
 /// Every `Safe` answer is right: no reachable bad state by explicit enumeration, and the
 /// certificate passes the separate checker; some random circuits are proved.
 #[test]
