@@ -91,22 +91,35 @@ impl Engine for Reach {
 
 impl Reach {
     /// The breadth-first search for `aig.bad[0]`, unchecked: in each of
-    /// [`LatchOrder::ATTEMPTS`] while a BDD outgrows the node limit.
+    /// [`LatchOrder::ATTEMPTS`] while a BDD outgrows the node limit (an order that arranges
+    /// the latches as an earlier one did is not tried again: with no latch or one latch in
+    /// the cone, all three are the same).
     fn search(&self, aig: &Aig, limits: &Limits) -> Result<Verdict, GaveUp> {
         let mut outgrown = GaveUp::Nodes(self.node_limit);
+        let mut tried: Vec<Vec<usize>> = Vec::new();
         for order in LatchOrder::ATTEMPTS {
-            match self.search_in(aig, order, limits) {
+            match self.search_in(aig, order, limits, &mut tried) {
                 Err(e @ GaveUp::Nodes(_)) => outgrown = e,
-                other => return other,
+                Ok(None) => {}
+                Ok(Some(v)) => return Ok(v),
+                Err(e) => return Err(e),
             }
         }
         Err(outgrown)
     }
 
-    /// The breadth-first search for `aig.bad[0]` with the latches' variables in `order`.
-    fn search_in(&self, aig: &Aig, order: LatchOrder, limits: &Limits) -> Result<Verdict, GaveUp> {
+    /// The breadth-first search for `aig.bad[0]` with the latches' variables in `order`;
+    /// `None` without a search when the latches' arrangement is one of `tried` (to which
+    /// it is added otherwise).
+    fn search_in(
+        &self,
+        aig: &Aig,
+        order: LatchOrder,
+        limits: &Limits,
+        tried: &mut Vec<Vec<usize>>,
+    ) -> Result<Option<Verdict>, GaveUp> {
         let Some(bad) = aig.bad.first() else {
-            return Ok(Verdict::Unknown("no bad property".into()));
+            return Ok(Some(Verdict::Unknown("no bad property".into())));
         };
         let mut checked: Vec<_> = aig.constraints.iter().map(|c| c.lit).collect();
         checked.push(bad.lit);
@@ -118,6 +131,10 @@ impl Reach {
             self.node_limit,
             limits,
         )?;
+        if tried.iter().any(|t| t == space.latches()) {
+            return Ok(None);
+        }
+        tried.push(space.latches().to_vec());
         let mut roots: Vec<_> = space
             .latches()
             .iter()
@@ -140,22 +157,22 @@ impl Reach {
         let mut rings: Vec<Bdd> = Vec::new();
         loop {
             if limits.reached() {
-                return Ok(Verdict::Unknown(format!(
+                return Ok(Some(Verdict::Unknown(format!(
                     "time limit reached after {} BDD images",
                     rings.len()
-                )));
+                ))));
             }
             rings.push(frontier.clone());
             if !space.and(&frontier, &bad_states)?.is_false() {
                 let w = trace::counterexample(aig, &space, &rings, &transition, &bad_now)?;
-                return Ok(Verdict::Unsafe(w));
+                return Ok(Some(Verdict::Unsafe(w)));
             }
             let image = space.image(&frontier, &transition)?;
             frontier = image.and_not(&reached);
             if frontier.is_false() {
-                return Ok(Verdict::Safe(
+                return Ok(Some(Verdict::Safe(
                     self.certificate(aig, &space, &reached, started)?,
-                ));
+                )));
             }
             reached = space.or(&reached, &frontier)?;
         }

@@ -296,9 +296,9 @@ fn every_latch_order_matches_explicit_search() {
                 let want = shortest_depth(&g, 600);
                 let what = format!("{order:?}, shape {s}, seed {seed}");
                 let found = Reach::default()
-                    .search_in(&g, order, &Limits::none())
+                    .search_in(&g, order, &Limits::none(), &mut Vec::new())
                     .unwrap_or_else(|e| panic!("{what}: gave up ({e})"));
-                match found {
+                match found.unwrap_or_else(|| panic!("{what}: no order tried before")) {
                     Verdict::Unsafe(w) => {
                         let d = check_witness(&g, &w).unwrap_or_else(|e| panic!("{what}: {e}"));
                         assert_eq!(Some(d), want, "{what}");
@@ -361,11 +361,44 @@ fn a_register_file_is_decided_in_a_later_latch_order() {
         ..Reach::default()
     };
     assert!(matches!(
-        reach.search_in(&g, LatchOrder::Circuit, &Limits::none()),
+        reach.search_in(&g, LatchOrder::Circuit, &Limits::none(), &mut Vec::new()),
         Err(GaveUp::Nodes(_))
     ));
     match reach.clone().check(&g) {
         Verdict::Safe(c) => check_certificate(&g, &c).expect("the invariant checks"),
         v => panic!("expected safe, got {v:?}"),
     }
+}
+
+/// An order that arranges the latches as one tried before is skipped: on a circuit with
+/// one latch in the cone, the reversed order is the circuit's; on the register file, the
+/// three orders differ and each is searched.
+#[test]
+fn an_order_already_tried_is_not_searched_again() {
+    let mut g = Aig::new();
+    let i = g.add_input("i");
+    let l = g.add_latch("l", Reset::Zero);
+    g.set_next(l, i);
+    g.bad.push(Named {
+        lit: l,
+        name: "bad".into(),
+    });
+    let reach = Reach::default();
+    let mut tried = Vec::new();
+    let attempts: Vec<bool> = LatchOrder::ATTEMPTS
+        .iter()
+        .map(|&o| {
+            let r = reach.search_in(&g, o, &Limits::none(), &mut tried);
+            matches!(r, Ok(Some(Verdict::Unsafe(_))))
+        })
+        .collect();
+    assert_eq!(attempts, [true, false, false]);
+    assert_eq!(tried, vec![vec![0]]);
+    let rf = register_file();
+    let mut tried = Vec::new();
+    for o in LatchOrder::ATTEMPTS {
+        let r = reach.search_in(&rf, o, &Limits::none(), &mut tried);
+        assert!(matches!(r, Ok(Some(_))), "{o:?}");
+    }
+    assert_eq!(tried.len(), 3);
 }
