@@ -581,12 +581,13 @@ impl Houdini {
             return Ok(Verdict::Unknown("no candidate clauses mined".into()));
         }
         let kept = if self.stop_when_open {
-            match self.inductive_subset_excluding(aig, cands, bad, limits)? {
-                Some(kept) => kept,
-                None => return Ok(Verdict::Unknown(format!(
-                    "the inductive subset of {mined} mined clauses does not exclude the bad states"
-                ))),
-            }
+            let open = self.inductive_subset_excluding(aig, cands, bad, limits)?;
+            let Some(kept) = open else {
+                return Ok(Verdict::Unknown(format!(
+                    "the inductive subset of {mined} mined clauses cannot exclude the bad states"
+                )));
+            };
+            kept
         } else {
             self.inductive_subset(aig, cands, limits)?
         };
