@@ -361,16 +361,11 @@ impl Houdini {
     pub fn inductive_subset(
         &self,
         aig: &Aig,
-        mut cands: Vec<Vec<Lit>>,
+        cands: Vec<Vec<Lit>>,
         limits: &Limits,
     ) -> Result<Vec<Vec<Lit>>, HoudiniError> {
-        cands.retain(|c| c.iter().all(|&l| aig.latch_index(l).is_some()));
-        // Without a bad literal, `filter` always finishes (`Some`).
-        let initial = self
-            .filter(aig, cands, InitMode::Reset, None, limits)?
-            .unwrap_or_default();
-        let kept = self.filter(aig, initial, InitMode::Free, None, limits)?;
-        Ok(kept.unwrap_or_default())
+        // Without a bad literal, the search always finishes (`Some`).
+        Ok(self.subset(aig, cands, None, limits)?.unwrap_or_default())
     }
 
     /// [`Houdini::inductive_subset`], but `None` as soon as the remaining candidates no
@@ -379,15 +374,27 @@ impl Houdini {
     pub fn inductive_subset_excluding(
         &self,
         aig: &Aig,
-        mut cands: Vec<Vec<Lit>>,
+        cands: Vec<Vec<Lit>>,
         bad: Lit,
+        limits: &Limits,
+    ) -> Result<Option<Vec<Vec<Lit>>>, HoudiniError> {
+        self.subset(aig, cands, Some(bad), limits)
+    }
+
+    /// Initiation, then consecution (stopping early on `bad`, see [`Houdini::filter`]),
+    /// over the candidates that name latches only.
+    fn subset(
+        &self,
+        aig: &Aig,
+        mut cands: Vec<Vec<Lit>>,
+        bad: Option<Lit>,
         limits: &Limits,
     ) -> Result<Option<Vec<Vec<Lit>>>, HoudiniError> {
         cands.retain(|c| c.iter().all(|&l| aig.latch_index(l).is_some()));
         let initial = self
             .filter(aig, cands, InitMode::Reset, None, limits)?
             .unwrap_or_default();
-        self.filter(aig, initial, InitMode::Free, Some(bad), limits)
+        self.filter(aig, initial, InitMode::Free, bad, limits)
     }
 
     /// Drops the candidates a state violates until none does: in frame 0 of `init` mode
