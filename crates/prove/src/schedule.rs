@@ -143,6 +143,20 @@ impl Stage {
         }
     }
 
+    /// The stage as it runs on a circuit without latches, or `None` when it is left out.
+    /// Such a problem is one satisfiability question (bad under the constraints, over the
+    /// inputs) that IC3 answers with a SAT call or two: BDD reachability is left out (it
+    /// would build the BDD of the whole combinational function), and a capped IC3 stage runs
+    /// without its cap (cutting it would only make the next IC3 stage ask the same question
+    /// again; `docs/method.md` §7.9).
+    fn on_stateless(&self) -> Option<&Stage> {
+        match self {
+            Stage::Reach(_) => None,
+            Stage::Capped { stage, .. } if matches!(**stage, Stage::Ic3(_)) => Some(stage),
+            other => Some(other),
+        }
+    }
+
     /// Whether the stage finds kills by random runs ([`Stage::Simulate`], [`Stage::Explore`]):
     /// long tests, so it waits for the short kills to be searched, and a schedule without
     /// random runs leaves it out.
@@ -424,10 +438,18 @@ impl Schedule {
         };
         // Whether the short kills are ruled out (or left to IC3) before a random-run stage.
         let mut short_kills_searched = false;
+        let stateless = aig.latches.is_empty();
         for (k, stage) in self.stages.iter().enumerate() {
             if k > 0 && limits.reached() {
                 break;
             }
+            let Some(stage) = (if stateless {
+                stage.on_stateless()
+            } else {
+                Some(stage)
+            }) else {
+                continue;
+            };
             if stage.runs_randomly() && !short_kills_searched {
                 continue;
             }
@@ -917,6 +939,65 @@ mod tests {
         let r = s.run(&counter(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!(s.stage_name(r.stage), Some("ic3"));
+    }
+
+    #[test]
+    fn a_circuit_without_latches_goes_to_ic3_uncapped_and_skips_the_bdds() {
+        // IC3 capped at nothing, then BDD reachability, then IC3: on a circuit with
+        // latches the cap stops the first stage at once and the BDDs answer.
+        let s = Schedule {
+            stages: vec![
+                Stage::Capped {
+                    stage: Box::new(Stage::Ic3(Ic3Options::default())),
+                    at_most: Duration::ZERO,
+                },
+                Stage::Reach(Reach::default()),
+                Stage::Ic3(Ic3Options::default()),
+            ],
+            shares: vec![1.0, 0.1, 1.0],
+            seeded: true,
+        };
+        let r = s.run(&counter(false), &Limits::none());
+        assert!(matches!(r.verdict, Verdict::Safe(_)));
+        assert_eq!(r.stage, Some(1));
+        // Without latches the first stage runs uncapped and answers, safe or unsafe.
+        for reachable in [false, true] {
+            let mut g = Aig::new();
+            let a = g.add_input("a");
+            let b = g.add_input("b");
+            let inner = g.add_raw_and(if reachable { a } else { !a }, b);
+            let bad = g.add_raw_and(a, inner);
+            g.bad.push(Named {
+                lit: bad,
+                name: "bad".into(),
+            });
+            let r = s.run(&g, &Limits::none());
+            assert_eq!(r.stage, Some(0), "reachable {reachable}: {:?}", r.verdict);
+            match r.verdict {
+                Verdict::Unsafe(w) => assert!(reachable && w.depth() == 0),
+                Verdict::Safe(_) => assert!(!reachable),
+                Verdict::Unknown(why) => panic!("unknown: {why}"),
+            }
+        }
+        // A capped stage of another engine keeps its cap, and the BDD stage is left out:
+        // the last IC3 stage answers.
+        let mut s = s;
+        s.stages[0] = Stage::Capped {
+            stage: Box::new(Stage::Bmc { bound: 1 }),
+            at_most: Duration::ZERO,
+        };
+        let mut g = Aig::new();
+        let a = g.add_input("a");
+        let b = g.add_input("b");
+        let inner = g.add_raw_and(!a, b);
+        let bad = g.add_raw_and(a, inner);
+        g.bad.push(Named {
+            lit: bad,
+            name: "bad".into(),
+        });
+        let r = s.run(&g, &Limits::none());
+        assert!(matches!(r.verdict, Verdict::Safe(_)));
+        assert_eq!(r.stage, Some(2));
     }
 
     #[test]
