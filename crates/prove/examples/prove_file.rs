@@ -95,6 +95,7 @@ fn main() {
                         "lift" => o.lift = v != 0,
                         "full" => o.full_propagation_every = v,
                         "rebuild" => o.rebuild_after = v,
+                        "plain_below" => o.plain_below_frame = v,
                         _ => eprintln!("unknown option {k}"),
                     }
                 }

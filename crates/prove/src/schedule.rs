@@ -130,6 +130,12 @@ pub const QUICK_IC3: std::time::Duration = std::time::Duration::from_millis(200)
 /// found in 0.1–0.4 s where IC3 took 5–29 s (`docs/method.md` §7.9).
 pub const QUICK_BMC: std::time::Duration = std::time::Duration::from_millis(500);
 
+/// The last IC3 stage of [`Schedule::bdd_then_ic3`] generalises like ABC's `pdr` (no CTGs,
+/// every literal tried) while it has fewer frames than this, and with CTGs from then on:
+/// deep counterexamples found over few frames come faster without CTGs, and proofs that
+/// need many frames faster with them (`docs/method.md` §7.3).
+pub const PLAIN_GENERALISATION_FRAMES: usize = 12;
+
 /// How long a BDD reachability stage runs when the schedule has no deadline.
 pub const UNTIMED_REACH_CAP: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -278,7 +284,8 @@ impl Schedule {
 
     /// IC3 for at most [`QUICK_IC3`], then BMC while frames are cheap for at most
     /// [`QUICK_BMC`], then BDD reachability (a tenth of the time, at most
-    /// [`UNTIMED_REACH_CAP`] without a deadline), then IC3 with default options: one
+    /// [`UNTIMED_REACH_CAP`] without a deadline), then IC3 that generalises without CTGs
+    /// below [`PLAIN_GENERALISATION_FRAMES`] frames: one
     /// thread's engines for any AIGER problem (what IC3 decides at once is not delayed by
     /// building BDDs; deep counterexamples behind easy frames are found by BMC; small
     /// circuits are decided at any depth; the others go to IC3).
@@ -300,7 +307,10 @@ impl Schedule {
                     node_limit: SEQUENCE_REACH_NODES,
                     ..Reach::default()
                 }),
-                Stage::Ic3(Ic3Options::default()),
+                Stage::Ic3(Ic3Options {
+                    plain_below_frame: PLAIN_GENERALISATION_FRAMES,
+                    ..Ic3Options::default()
+                }),
             ],
             shares: vec![1.0, 1.0, 0.1, 1.0],
             seeded: true,

@@ -10,7 +10,8 @@
 //! * predecessors generalised by ternary simulation ([`lift`]), keeping the constraints
 //!   (and the bad literal) true;
 //! * lemmas generalised from the UNSAT core, then by literal dropping with
-//!   counterexamples to generalisation (CTG, Hassan–Bradley–Somenzi 2013), then pushed to
+//!   counterexamples to generalisation (CTG, Hassan–Bradley–Somenzi 2013; optionally only
+//!   from a given frame on, [`Ic3Options::plain_below_frame`]), then pushed to
 //!   the highest frame where they are inductive;
 //! * propagation with subsumption; a proof when a level becomes empty (`F_k = F_{k+1}`);
 //! * an infinite level ([`frames`]) for lemmas known to be invariants: seeded ones
@@ -74,6 +75,10 @@ pub struct Ic3Options {
     /// default: it saves propagation queries, but on some deep counterexamples (HWMCC'08
     /// `irstdme4`) it made IC3 much slower. Seed lemmas use the infinite level either way.
     pub infinite_level: bool,
+    /// While IC3 has fewer than this many frames, generalise without CTGs and try to drop
+    /// every literal (as ABC's `pdr` does); from this frame on, use `ctg` and
+    /// `mic_attempts` (0: always use them).
+    pub plain_below_frame: usize,
 }
 
 impl Default for Ic3Options {
@@ -88,6 +93,7 @@ impl Default for Ic3Options {
             rebuild_after: 2000,
             full_propagation_every: 0,
             infinite_level: false,
+            plain_below_frame: 0,
         }
     }
 }
@@ -331,6 +337,15 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
         core
     }
 
+    /// Consecutive failed literal drops before generalisation stops, at the current frame.
+    fn mic_attempts(&self) -> usize {
+        if self.frames.top() < self.opts.plain_below_frame {
+            usize::MAX
+        } else {
+            self.opts.mic_attempts
+        }
+    }
+
     fn act(&self, l: Lit) -> f64 {
         self.activity[self.latch(l)]
     }
@@ -497,7 +512,7 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
                 None => {
                     fails += 1;
                     keep.push(lit);
-                    if fails > self.opts.mic_attempts {
+                    if fails > self.mic_attempts() {
                         break;
                     }
                 }
@@ -637,7 +652,9 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
                 self.stats.lits[1] += core.len();
                 self.stats.lits[3] += 1;
                 let ob = &mut self.obligations[id];
-                self.ctg_now = self.opts.ctg && ob.blocked >= self.opts.ctg_after;
+                self.ctg_now = self.opts.ctg
+                    && ob.blocked >= self.opts.ctg_after
+                    && self.frames.top() >= self.opts.plain_below_frame;
                 ob.blocked += 1;
                 let g = self.mic(level - 1, core, 0)?;
                 self.stats.lits[2] += g.len();

@@ -109,14 +109,22 @@ const SHAPE: Shape = Shape {
     bad_latches: 1,
 };
 
-/// With and without the infinite level, with true and with partly wrong seed lemmas, IC3
-/// agrees with explicit-state search, and every answer passes its check.
+/// With and without the infinite level, with ABC-style generalisation in the first frames,
+/// with true and with partly wrong seed lemmas, IC3 agrees with explicit-state search, and
+/// every answer passes its check.
 #[test]
 fn random_circuits_match_explicit_search_with_and_without_seeds() {
     let plain = Ic3::default();
     let inf = Ic3 {
         options: Ic3Options {
             infinite_level: true,
+            ..Ic3Options::default()
+        },
+        ..Ic3::default()
+    };
+    let plain_early = Ic3 {
+        options: Ic3Options {
+            plain_below_frame: 3,
             ..Ic3Options::default()
         },
         ..Ic3::default()
@@ -131,6 +139,7 @@ fn random_circuits_match_explicit_search_with_and_without_seeds() {
         let runs = [
             ("plain", plain.clone()),
             ("infinite level", inf.clone()),
+            ("plain generalisation below frame 3", plain_early.clone()),
             ("true seeds", plain.clone().with_lemmas(true_lemmas)),
             ("mixed seeds", plain.clone().with_lemmas(mixed)),
         ];
@@ -349,4 +358,51 @@ fn correspondence_seeds_are_invariants_and_keep_schedule_verdicts() {
         );
     }
     assert!(with_clauses >= 20, "only {with_clauses} cases with clauses");
+}
+
+/// CTGs used by IC3 on 80 random circuits, and the number of searches that finished.
+fn ctgs_over_random_circuits(options: &Ic3Options) -> (usize, usize) {
+    let (mut ctgs, mut runs) = (0, 0);
+    for seed in 1..=80u64 {
+        let mut rng = Rng::new(seed);
+        let g = random_aig(&mut rng, &SHAPE);
+        let limits = Limits::none();
+        let mut core = Ic3Core::new(&g, options.clone(), limits.clone(), || {
+            default_solver(&limits)
+        });
+        if core.run(&[]).is_ok() {
+            ctgs += core.stats.ctgs;
+            runs += 1;
+        }
+    }
+    (ctgs, runs)
+}
+
+/// Below `plain_below_frame` IC3 generalises without CTGs; from that frame on it uses them
+/// as configured. With CTGs for every lemma, the random circuits need some; with plain
+/// generalisation up to a frame no search reaches, none; with the threshold at frame 2,
+/// some again (the searches that go past it).
+#[test]
+fn plain_generalisation_leaves_ctgs_out_below_its_frame() {
+    let always = Ic3Options {
+        ctg_after: 0,
+        ..Ic3Options::default()
+    };
+    let (with_ctgs, runs) = ctgs_over_random_circuits(&always);
+    assert_eq!(runs, 80);
+    assert!(with_ctgs > 0, "no CTG on any random circuit");
+    let never = Ic3Options {
+        plain_below_frame: usize::MAX,
+        ..always.clone()
+    };
+    assert_eq!(ctgs_over_random_circuits(&never), (0, 80));
+    let from_two = Ic3Options {
+        plain_below_frame: 2,
+        ..always
+    };
+    let (late, _) = ctgs_over_random_circuits(&from_two);
+    assert!(
+        late > 0,
+        "no CTG from frame 2 on ({with_ctgs} with CTGs always)"
+    );
 }
