@@ -337,9 +337,15 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
         core
     }
 
+    /// Whether lemmas are generalised the plain way now (no CTGs, every literal tried):
+    /// IC3 has fewer frames than [`Ic3Options::plain_below_frame`].
+    fn plain_now(&self) -> bool {
+        self.frames.top() < self.opts.plain_below_frame
+    }
+
     /// Consecutive failed literal drops before generalisation stops, at the current frame.
     fn mic_attempts(&self) -> usize {
-        if self.frames.top() < self.opts.plain_below_frame {
+        if self.plain_now() {
             usize::MAX
         } else {
             self.opts.mic_attempts
@@ -651,10 +657,9 @@ impl<'a, S: SolveIncremental, F: FnMut() -> S> Ic3Core<'a, S, F> {
                 self.stats.lits[0] += cube.len();
                 self.stats.lits[1] += core.len();
                 self.stats.lits[3] += 1;
+                let plain = self.plain_now();
                 let ob = &mut self.obligations[id];
-                self.ctg_now = self.opts.ctg
-                    && ob.blocked >= self.opts.ctg_after
-                    && self.frames.top() >= self.opts.plain_below_frame;
+                self.ctg_now = self.opts.ctg && ob.blocked >= self.opts.ctg_after && !plain;
                 ob.blocked += 1;
                 let g = self.mic(level - 1, core, 0)?;
                 self.stats.lits[2] += g.len();
