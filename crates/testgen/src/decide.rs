@@ -12,6 +12,7 @@ use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, Range
 use hypermut_ir::System;
 use hypermut_mutate::{make_controllable, Mutant};
 use hypermut_prove::bmc::{check_bound, BmcError};
+use hypermut_prove::schedule::{RETRY_SPARSE_FRAMES, SIMULATE_GATE_FRAMES};
 use hypermut_prove::{witness_circuit, Certificate, Engine, Limits, Reach, Schedule, Verdict};
 use hypermut_smv::SmvOptions;
 
@@ -58,6 +59,12 @@ pub const RANDOM_ROUNDS: usize = 8;
 /// run reaches it at once (`docs/method.md` §7.8).
 pub const DEEP_RANDOM_FRAMES: usize = DEEPEST_CLASSIFIED;
 
+/// How deep the continued pooled tests of a later try run on `product`: as deep as its
+/// runs under sparse stimuli (fewer frames on large circuits).
+fn continued_frames(product: &Aig) -> usize {
+    RETRY_SPARSE_FRAMES.min(SIMULATE_GATE_FRAMES / product.num_ands().max(1))
+}
+
 /// Which random runs found a kill.
 #[derive(Clone, Copy, Debug)]
 enum Stimuli {
@@ -68,6 +75,8 @@ enum Stimuli {
     Sparse,
     /// Coverage-guided exploration (`Stage::Explore`) of a last try.
     Explored,
+    /// Pooled tests continued past their end ([`TestPool::continued`]).
+    Continued,
 }
 
 impl Stimuli {
@@ -82,6 +91,7 @@ impl Stimuli {
             Stimuli::Explored => "coverage-guided exploration: runs that go on from every new \
                                   value of the control registers"
                 .into(),
+            Stimuli::Continued => "pooled tests continued with their last inputs held".into(),
         }
     }
 }
@@ -99,6 +109,9 @@ struct Engines<'s> {
     /// the later tries start from nothing or from the correspondence, `docs/method.md`
     /// §7.11).
     pooled_lemmas: bool,
+    /// Whether the pooled tests are also continued past their end before the engines run
+    /// (a later try only, `docs/method.md` §7.8).
+    continued_tests: bool,
 }
 
 /// Share of a mutant's engine time that BDD reachability may use on the unoptimised product
@@ -230,6 +243,7 @@ impl<'a> Decider<'a> {
             schedule: &self.schedule,
             random_frames: self.options.bound,
             pooled_lemmas: self.options.replay,
+            continued_tests: false,
         }
     }
 
@@ -252,6 +266,7 @@ impl<'a> Decider<'a> {
             schedule,
             random_frames: self.options.bound.max(DEEP_RANDOM_FRAMES),
             pooled_lemmas: false,
+            continued_tests: self.options.replay,
         };
         self.decide_with(m, Some(engines))
     }
@@ -425,6 +440,7 @@ impl<'a> Decider<'a> {
                     schedule,
                     random_frames,
                     pooled_lemmas,
+                    continued_tests,
                     ..
                 }) = engines
                 else {
@@ -438,23 +454,37 @@ impl<'a> Decider<'a> {
                     .options
                     .replay
                     .then(|| random_witness(&p.aig, random_frames, RANDOM_ROUNDS, m.id as u64));
+                // A later try: the pooled tests continued past their end (a deeper mutant
+                // of a site whose shallower sibling's test set up the mode it needs).
+                let continued = || {
+                    continued_tests
+                        .then(|| self.pool.continued(&p.aig, continued_frames(&p.aig)))
+                        .flatten()
+                };
                 let decided = match simulated.flatten() {
                     Some(w) => {
                         rec.engine = Some("simulation".into());
                         simulated_by = Some(Stimuli::Uniform);
                         Some(Verdict::Unsafe(w))
                     }
-                    // BDD reachability decides small products whatever the depth of their
-                    // kill or the shape of their invariant, without the optimised circuit.
-                    None if self.options.prove => match quick_bdd(&p.aig, &engine_limits) {
-                        v @ (Verdict::Safe(_) | Verdict::Unsafe(_)) => {
-                            rec.engine = Some("bdd".into());
-                            circuit = Some(p.aig.clone());
-                            Some(v)
+                    None => match continued() {
+                        Some(w) => {
+                            rec.engine = Some("replay".into());
+                            simulated_by = Some(Stimuli::Continued);
+                            Some(Verdict::Unsafe(w))
                         }
-                        Verdict::Unknown(_) => None,
+                        // BDD reachability decides small products whatever the depth of their
+                        // kill or the shape of their invariant, without the optimised circuit.
+                        None if self.options.prove => match quick_bdd(&p.aig, &engine_limits) {
+                            v @ (Verdict::Safe(_) | Verdict::Unsafe(_)) => {
+                                rec.engine = Some("bdd".into());
+                                circuit = Some(p.aig.clone());
+                                Some(v)
+                            }
+                            Verdict::Unknown(_) => None,
+                        },
+                        None => None,
                     },
-                    None => None,
                 };
                 match decided {
                     Some(v) => v,
@@ -535,7 +565,13 @@ impl<'a> Decider<'a> {
                         }
                     }
                 }
-                rec.reason = if rec.engine.as_deref() == Some("replay") {
+                rec.reason = if let Some(Stimuli::Continued) = simulated_by {
+                    format!(
+                        "a test found for another mutant, continued past its end with its last \
+                         inputs held, kills it at depth {} (fault dropping), replayed on the model",
+                        w.depth()
+                    )
+                } else if rec.engine.as_deref() == Some("replay") {
                     format!(
                         "a test found for another mutant kills it at depth {} (fault dropping), \
                          replayed on the model",

@@ -304,5 +304,7 @@ fn witness(product: &Aig, map: &Mapping, t: &PooledTest, depth: usize) -> Witnes
     }
 }
 
+mod extend;
+
 #[cfg(test)]
 mod tests;

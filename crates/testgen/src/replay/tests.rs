@@ -271,3 +271,145 @@ fn a_mutant_is_decided_again_by_the_tests_found_after_it() {
         .iter()
         .all(|mu| decider.decide_by_replay(mu).is_none()));
 }
+
+/// A counter that a pulse on `go` starts and `clr` clears; bad once it reaches 300. Latch
+/// `f` has no reset (its power-up value comes from the test).
+fn started_counter() -> Aig {
+    let mut g = Aig::new();
+    let go = g.add_input("go");
+    let clr = g.add_input("clr");
+    let run = g.add_latch("run", Reset::Zero);
+    let f = g.add_latch("f", Reset::Free);
+    g.set_next(f, f);
+    let bits: Vec<hypermut_aig::Lit> = (0..9)
+        .map(|i| g.add_latch(format!("c{i}"), Reset::Zero))
+        .collect();
+    let started = g.or(run, go);
+    let next_run = g.and(started, !clr);
+    g.set_next(run, next_run);
+    let mut carry = run;
+    for &b in &bits {
+        let sum = g.xor(b, carry);
+        carry = g.and(b, carry);
+        let next = g.and(sum, !clr);
+        g.set_next(b, next);
+    }
+    // 300 = 0b100101100.
+    let mut at = hypermut_aig::Lit::TRUE;
+    for (i, &b) in bits.iter().enumerate() {
+        let lit = if 300 >> i & 1 == 1 { b } else { !b };
+        at = g.and(at, lit);
+    }
+    g.bad.push(hypermut_aig::Named {
+        lit: at,
+        name: "b".into(),
+    });
+    g
+}
+
+/// A pooled test that starts the counter and then clears it in its last frame (a kill of
+/// another mutant, whose last inputs are whatever its solver chose) does not reach the bad
+/// state as it is; continued with its inputs before the last frame held, it does, 300 frames
+/// after the start: the witness passes the separate scalar check, keeps the test's frames
+/// and power-up value, and is the shortest continuation. Within fewer frames there is none.
+#[test]
+fn a_pooled_test_continued_past_its_end_reaches_a_deep_kill() {
+    let g = started_counter();
+    let frame = |go: bool, clr: bool| vec![Some(go), Some(clr)];
+    let test = vec![frame(false, false), frame(true, false), frame(false, true)];
+    let init: Vec<Option<bool>> = g
+        .latches
+        .iter()
+        .map(|l| (l.reset == Reset::Free).then_some(true))
+        .collect();
+    let pool = TestPool::new();
+    pool.add(&g, &test, &init, KillClass::Definite);
+    assert_eq!(pool.replay(&g), None);
+    let w = pool
+        .continued(&g, 1000)
+        .expect("the continued test counts to 300");
+    assert_eq!(check_witness(&g, &w), Ok(w.depth()));
+    assert_eq!(scalar_hit(&g, &w), Some(w.depth()));
+    // Started in frame 1, counting from frame 2: the counter shows 300 in frame 302.
+    assert_eq!(w.depth(), 302);
+    assert_eq!(w.inputs[..2], test[..2]);
+    assert!(w.inputs[2..].iter().all(|f| f == &frame(true, false)));
+    let f = g
+        .latches
+        .iter()
+        .position(|l| l.name == "f")
+        .expect("latch f");
+    assert_eq!(w.init[f], Some(true));
+    assert_eq!(pool.continued(&g, 302), None);
+    assert_eq!(TestPool::new().continued(&g, 1000), None);
+}
+
+/// A clock divider whose mode is locked while it runs: the reload constant of mode 2 set to
+/// 0 is killed a few frames after a start, the same constant made one smaller only when the
+/// counter has run down from it, about 512 frames later.
+const DIVIDER: &str = "module divider(input clk, input rst, input wr, input [1:0] sel,
+                input start, output reg tick);
+  reg [1:0] mode;
+  reg run;
+  reg [9:0] cnt;
+  always @(posedge clk)
+    if (rst) begin mode <= 2'd0; run <= 1'b0; cnt <= 10'd0; tick <= 1'b0; end
+    else begin
+      if (wr & ~run) mode <= sel;
+      if (start) run <= 1'b1;
+      if (run & |cnt) cnt <= cnt - 10'd1;
+      else case (mode)
+        2'd0: cnt <= 10'h3;
+        2'd1: cnt <= 10'h7;
+        2'd2: cnt <= 10'h1ff;
+        2'd3: cnt <= 10'h5;
+      endcase
+      tick <= run & ~|cnt;
+    end
+endmodule
+";
+
+/// The later try of a deep mutant is decided by the test of its shallow sibling continued
+/// past its end, before any engine has time (the engines get a millisecond): killed, with
+/// the continued test's reason, a test as deep as the counter's run, definite; without
+/// fault dropping the same try leaves it unknown.
+#[test]
+fn a_later_try_kills_a_deep_sibling_with_a_continued_test() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let path = dir.path().join("divider.v");
+    std::fs::write(&path, DIVIDER).expect("writes the design");
+    let m = Model::load(&[path], &FrontendOptions::default())
+        .expect("loads")
+        .0;
+    let mutants = all_mutants(&m.system);
+    let find = |to: &str| {
+        mutants
+            .iter()
+            .find(|mu| mu.original == "10'h1ff" && mu.replacement == to)
+            .unwrap_or_else(|| panic!("a mutant 10'h1ff -> {to}"))
+    };
+    let (shallow, deep) = (find("10'h0"), find("10'h1fe"));
+    let decider = Decider::new(&m, &DecideOptions::default());
+    let first = decider.decide(shallow).record;
+    assert_eq!(first.outcome, MutantVerdict::Killed);
+    assert!(first.depth.is_some_and(|d| d < 20), "{first:?}");
+    let at_once = std::time::Duration::from_millis(1);
+    let d = decider.decide_again(deep, at_once, false);
+    let r = &d.record;
+    assert_eq!(r.outcome, MutantVerdict::Killed, "{}", r.reason);
+    assert_eq!(r.engine.as_deref(), Some("replay"));
+    assert!(r.reason.contains("continued past its end"), "{}", r.reason);
+    assert!(r.depth.is_some_and(|k| k > 500), "{r:?}");
+    assert_eq!(r.kill_class, Some(KillClass::Definite));
+    let without = Decider::new(
+        &m,
+        &DecideOptions {
+            replay: false,
+            ..DecideOptions::default()
+        },
+    );
+    assert_eq!(
+        without.decide_again(deep, at_once, false).record.outcome,
+        MutantVerdict::Unknown
+    );
+}
