@@ -15,8 +15,8 @@
 //! among them (`Ic3::with_lemmas`).
 
 use hypermut_aig::explore::{explore_witness, EXPLORE};
-use hypermut_aig::wordsim::{sparse_witness, SPARSE};
-use hypermut_aig::{Aig, Lit};
+use hypermut_aig::wordsim::{continued_witness, sparse_witness, SPARSE};
+use hypermut_aig::{Aig, Lit, Witness};
 
 use crate::bmc::{bmc_while_cheap, searched_whole_bound, Bmc};
 use crate::engine::Engine;
@@ -87,6 +87,15 @@ pub enum Stage {
         /// Deepest frame of a run (fewer on large circuits, [`SIMULATE_GATE_FRAMES`]).
         frames: usize,
     },
+    /// The run's given input sequences ([`Schedule::run_hinted`]: tests found for similar
+    /// circuits) continued past their end with their last inputs held
+    /// ([`hypermut_aig::wordsim::continued_witness`]), each run at most `frames` deep (fewer
+    /// on large circuits). Finds counterexamples only; like [`Stage::Simulate`] it runs only
+    /// after the short kills were searched, and it is skipped without sequences.
+    Continue {
+        /// Deepest frame of a run (fewer on large circuits, [`SIMULATE_GATE_FRAMES`]).
+        frames: usize,
+    },
     /// Coverage-guided exploration ([`hypermut_aig::explore`]): random runs that go on from
     /// every state showing new values of the control registers, for kills behind long
     /// sequences of right moves (a game won after many rounds). Finds counterexamples only,
@@ -149,6 +158,7 @@ impl Stage {
             Stage::Ic3(_) => "ic3",
             Stage::Reach(_) => "bdd",
             Stage::Simulate { .. } => "simulation",
+            Stage::Continue { .. } => "continued",
             Stage::Explore => "exploration",
             Stage::Capped { stage, .. } => stage.name(),
         }
@@ -168,23 +178,28 @@ impl Stage {
         }
     }
 
-    /// Whether the stage finds kills by random runs ([`Stage::Simulate`], [`Stage::Explore`]):
+    /// Whether the stage finds kills by random runs ([`Stage::Simulate`], [`Stage::Continue`],
+    /// [`Stage::Explore`]):
     /// long tests, so it waits for the short kills to be searched, and a schedule without
     /// random runs leaves it out.
     pub fn runs_randomly(&self) -> bool {
-        matches!(self, Stage::Simulate { .. } | Stage::Explore)
+        matches!(
+            self,
+            Stage::Simulate { .. } | Stage::Continue { .. } | Stage::Explore
+        )
     }
 
     /// Runs the stage within `limits` (its slice of `whole`, the schedule's limits). A
     /// correspondence stage adds its latch equalities to `lemmas` (as clauses), and an IC3
     /// stage starts from them (`Ic3::with_lemmas`); a correspondence found within the slice
-    /// is confirmed within `whole`.
+    /// is confirmed within `whole`. A continuation stage continues `prefixes`.
     fn check(
         &self,
         aig: &Aig,
         limits: &Limits,
         whole: &Limits,
         lemmas: &mut Vec<Vec<Lit>>,
+        prefixes: &[Witness],
     ) -> Verdict {
         match self {
             Stage::Scorr(scorr) => {
@@ -217,6 +232,17 @@ impl Stage {
                     )),
                 }
             }
+            Stage::Continue { frames } => {
+                let frames = (*frames).min(SIMULATE_GATE_FRAMES / aig.num_ands().max(1));
+                match continued_witness(aig, prefixes, frames, SIMULATE_SEED) {
+                    Some(w) => checked_witness(aig, w),
+                    None => Verdict::Unknown(format!(
+                        "no given test continued with its inputs held hits bad within {frames} \
+                         frames ({} tests)",
+                        prefixes.len()
+                    )),
+                }
+            }
             Stage::Explore => match explore_witness(aig, &EXPLORE, &|| limits.reached()) {
                 Some(w) => checked_witness(aig, w),
                 None => Verdict::Unknown(
@@ -240,7 +266,7 @@ impl Stage {
                 let mut capped = limits.clone();
                 let cap = std::time::Instant::now() + *at_most;
                 capped.deadline = Some(capped.deadline.map_or(cap, |d| d.min(cap)));
-                stage.check(aig, &capped, whole, lemmas)
+                stage.check(aig, &capped, whole, lemmas, prefixes)
             }
         }
     }
@@ -321,7 +347,8 @@ impl Schedule {
     /// BDD reachability (a quarter of what is left; it decides small circuits at any depth
     /// and gives up at once on large ones), then BMC to `bound` (half of what is left), random
     /// runs under sparse stimuli up to [`SPARSE_FRAMES`] deep (only when BMC covered its
-    /// bound, so that they never stand in for a shorter kill), the quick induction over mined
+    /// bound, so that they never stand in for a shorter kill), the given tests continued
+    /// past their end up to [`RETRY_SPARSE_FRAMES`] deep (same condition), the quick induction over mined
     /// clauses ([`Houdini::quick`], [`QUICK_HOUDINI_SHARE`]: paid only by mutants that
     /// survived the short kills), IC3 (85 % of what is left), then BMC without bound while
     /// frames are cheap (the rest: kills deeper than `bound` that IC3 is slow to reach);
@@ -341,6 +368,9 @@ impl Schedule {
                 Stage::Simulate {
                     frames: SPARSE_FRAMES,
                 },
+                Stage::Continue {
+                    frames: RETRY_SPARSE_FRAMES,
+                },
                 Stage::Houdini(Houdini::quick()),
                 Stage::Ic3(Ic3Options::default()),
                 Stage::CheapBmc {
@@ -348,7 +378,7 @@ impl Schedule {
                     frame_conflicts: DEEP_BMC_FRAME_CONFLICTS,
                 },
             ],
-            shares: vec![0.2, 0.25, 0.5, 1.0, QUICK_HOUDINI_SHARE, 0.85, 1.0],
+            shares: vec![0.2, 0.25, 0.5, 1.0, 1.0, QUICK_HOUDINI_SHARE, 0.85, 1.0],
             seeded: true,
         }
     }
@@ -404,11 +434,13 @@ impl Schedule {
                 || matches!(s, Stage::CheapBmc { bound, .. } if *bound != usize::MAX)
         };
         let is_simulation = |s: &Stage| matches!(s, Stage::Simulate { .. });
+        // A later try continues the given tests before its engines (the caller's part).
+        let continues = |s: &Stage| matches!(s, Stage::Continue { .. });
         let simulates = self.stages.iter().any(is_simulation);
         let mut stages = Vec::new();
         let mut shares = Vec::new();
         for (s, f) in self.stages.iter().zip(&self.shares) {
-            if bounded(s) || is_simulation(s) || matches!(s, Stage::Houdini(_)) {
+            if bounded(s) || is_simulation(s) || continues(s) || matches!(s, Stage::Houdini(_)) {
                 continue;
             }
             stages.push(s.clone());
@@ -451,6 +483,19 @@ impl Schedule {
     /// similar circuit); IC3 keeps the largest subset that is inductive, so a wrong seed
     /// never makes a verdict wrong. An unseeded schedule ignores them.
     pub fn run_seeded(&self, aig: &Aig, limits: &Limits, seeds: &[Vec<Lit>]) -> Scheduled {
+        self.run_hinted(aig, limits, seeds, &[])
+    }
+
+    /// [`Schedule::run_seeded`] with input sequences for the continuation stages
+    /// ([`Stage::Continue`]): witnesses of similar problems over the same inputs and latches
+    /// (tests found for other mutants), continued past their end.
+    pub fn run_hinted(
+        &self,
+        aig: &Aig,
+        limits: &Limits,
+        seeds: &[Vec<Lit>],
+        prefixes: &[Witness],
+    ) -> Scheduled {
         let mut last = Scheduled {
             verdict: Verdict::Unknown("no engine ran".into()),
             stage: None,
@@ -462,6 +507,9 @@ impl Schedule {
         };
         // Whether the short kills are ruled out (or left to IC3) before a random-run stage.
         let mut short_kills_searched = false;
+        // Whether a bounded BMC stage has run, whether or not it covered its bound: enough
+        // for a continuation stage, whose runs start with tests of other problems.
+        let mut short_kills_tried = false;
         let stateless = aig.latches.is_empty();
         for (k, stage) in self.stages.iter().enumerate() {
             if k > 0 && limits.reached() {
@@ -474,7 +522,13 @@ impl Schedule {
             }) else {
                 continue;
             };
-            if stage.runs_randomly() && !short_kills_searched {
+            let continuation = matches!(stage, Stage::Continue { .. });
+            let waits = if continuation {
+                !(short_kills_searched || short_kills_tried)
+            } else {
+                !short_kills_searched
+            };
+            if stage.runs_randomly() && waits {
                 continue;
             }
             let unbounded = matches!(
@@ -487,14 +541,18 @@ impl Schedule {
             if unbounded && limits.deadline.is_none() {
                 continue;
             }
+            if matches!(stage, Stage::Continue { .. }) && prefixes.is_empty() {
+                continue;
+            }
             let share = self.shares.get(k).copied().unwrap_or(1.0);
             if !self.seeded {
                 lemmas.clear();
             }
             last = Scheduled {
-                verdict: stage.check(aig, &limits.slice(share), limits, &mut lemmas),
+                verdict: stage.check(aig, &limits.slice(share), limits, &mut lemmas, prefixes),
                 stage: Some(k),
             };
+            short_kills_tried |= matches!(stage, Stage::Bmc { .. } | Stage::CheapBmc { .. });
             short_kills_searched |= match (stage, &last.verdict) {
                 (Stage::Ic3(_), _) => true,
                 (
@@ -512,6 +570,16 @@ impl Schedule {
             }
         }
         last
+    }
+
+    /// Whether a stage continues given input sequences ([`Stage::Continue`]): whether
+    /// [`Schedule::run_hinted`] has a use for them.
+    pub fn continues_prefixes(&self) -> bool {
+        self.stages.iter().any(|s| match s {
+            Stage::Continue { .. } => true,
+            Stage::Capped { stage, .. } => matches!(**stage, Stage::Continue { .. }),
+            _ => false,
+        })
     }
 
     /// The name of stage `k` (`bmc`, `ic3`), if there is one.
@@ -807,7 +875,7 @@ mod tests {
         assert!(w.depth() >= 300);
         let short = Stage::Simulate { frames: 100 };
         assert!(matches!(
-            short.check(&g, &Limits::none(), &Limits::none(), &mut Vec::new()),
+            short.check(&g, &Limits::none(), &Limits::none(), &mut Vec::new(), &[]),
             Verdict::Unknown(_)
         ));
         // Without a stage before it that searched the short kills, the runs do not start;
@@ -1101,5 +1169,77 @@ mod tests {
         let r = s.run(&counter(false), &Limits::timeout(Some(Duration::ZERO)));
         assert!(matches!(r.verdict, Verdict::Unknown(_)));
         assert_eq!(s.stage_name(r.stage), Some("bmc"));
+    }
+
+    /// A 6-bit counter that input `go` starts and `clr` clears; bad at 40 (40 frames after a
+    /// start, deeper than the BMC stage before the continuation).
+    fn started_counter() -> Aig {
+        let mut g = Aig::new();
+        let go = g.add_input("go");
+        let clr = g.add_input("clr");
+        let run = g.add_latch("run", Reset::Zero);
+        let started = g.or(run, go);
+        let next_run = g.and(started, !clr);
+        g.set_next(run, next_run);
+        let bits: Vec<_> = (0..6)
+            .map(|i| g.add_latch(format!("c{i}"), Reset::Zero))
+            .collect();
+        let mut carry = run;
+        for &b in &bits {
+            let sum = g.xor(b, carry);
+            carry = g.and(b, carry);
+            let next = g.and(sum, !clr);
+            g.set_next(b, next);
+        }
+        let mut at = hypermut_aig::Lit::TRUE;
+        for (i, &b) in bits.iter().enumerate() {
+            at = g.and(at, if 40 >> i & 1 == 1 { b } else { !b });
+        }
+        g.bad.push(Named {
+            lit: at,
+            name: "b".into(),
+        });
+        g
+    }
+
+    /// The continuation stage continues the given tests once a bounded BMC stage has covered
+    /// its bound: the deep kill is found (checked witness, the stage named `continued`); it
+    /// is skipped without tests, and before the short kills were searched.
+    #[test]
+    fn given_tests_are_continued_after_the_short_kills() {
+        let g = started_counter();
+        let frame = |go: bool, clr: bool| vec![Some(go), Some(clr)];
+        let test = Witness {
+            properties: vec!["b0".into()],
+            init: vec![Some(false); g.latches.len()],
+            inputs: vec![frame(true, false), frame(false, true)],
+        };
+        let schedule = |stages: Vec<Stage>| Schedule {
+            shares: vec![1.0; stages.len()],
+            stages,
+            seeded: false,
+        };
+        let bmc = Stage::Bmc { bound: 5 };
+        let cont = Stage::Continue { frames: 100 };
+        let after = schedule(vec![bmc.clone(), cont.clone()]);
+        assert!(after.continues_prefixes());
+        let run = after.run_hinted(&g, &Limits::none(), &[], std::slice::from_ref(&test));
+        assert_eq!(run.stage, Some(1));
+        assert_eq!(after.stage_name(run.stage), Some("continued"));
+        match run.verdict {
+            Verdict::Unsafe(w) => {
+                assert_witness_valid(&g, &w);
+                assert_eq!(w.depth(), 41);
+            }
+            other => panic!("expected the continued kill, got {other:?}"),
+        }
+        let none = after.run_hinted(&g, &Limits::none(), &[], &[]);
+        assert!(matches!(none.verdict, Verdict::Unknown(_)));
+        assert_eq!(none.stage, Some(0));
+        let before = schedule(vec![cont, bmc]);
+        let run = before.run_hinted(&g, &Limits::none(), &[], &[test]);
+        assert!(matches!(run.verdict, Verdict::Unknown(_)));
+        assert!(!Schedule::sliced(20, true).retried().continues_prefixes());
+        assert!(Schedule::sliced(20, true).continues_prefixes());
     }
 }

@@ -469,7 +469,7 @@ impl<'a> Decider<'a> {
                     }
                     None => match continued() {
                         Some(w) => {
-                            rec.engine = Some("replay".into());
+                            rec.engine = Some("continued".into());
                             simulated_by = Some(Stimuli::Continued);
                             Some(Verdict::Unsafe(w))
                         }
@@ -497,11 +497,19 @@ impl<'a> Decider<'a> {
                         } else {
                             Vec::new()
                         };
-                        let run = schedule.run_seeded(c, &engine_limits, &seeds);
+                        // Tests of other mutants to continue past their end (`docs/method.md`
+                        // §7.8), for a schedule with such a stage.
+                        let prefixes = if self.options.replay && schedule.continues_prefixes() {
+                            self.pool.prefixes(&p.aig)
+                        } else {
+                            Vec::new()
+                        };
+                        let run = schedule.run_hinted(c, &engine_limits, &seeds, &prefixes);
                         rec.engine = schedule.stage_name(run.stage).map(str::to_string);
                         simulated_by = match rec.engine.as_deref() {
                             Some("simulation") => Some(Stimuli::Sparse),
                             Some("exploration") => Some(Stimuli::Explored),
+                            Some("continued") => Some(Stimuli::Continued),
                             _ => simulated_by,
                         };
                         run.verdict

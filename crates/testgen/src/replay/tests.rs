@@ -272,76 +272,38 @@ fn a_mutant_is_decided_again_by_the_tests_found_after_it() {
         .all(|mu| decider.decide_by_replay(mu).is_none()));
 }
 
-/// A counter that a pulse on `go` starts and `clr` clears; bad once it reaches 300. Latch
-/// `f` has no reset (its power-up value comes from the test).
-fn started_counter() -> Aig {
-    let mut g = Aig::new();
-    let go = g.add_input("go");
-    let clr = g.add_input("clr");
-    let run = g.add_latch("run", Reset::Zero);
-    let f = g.add_latch("f", Reset::Free);
-    g.set_next(f, f);
-    let bits: Vec<hypermut_aig::Lit> = (0..9)
-        .map(|i| g.add_latch(format!("c{i}"), Reset::Zero))
-        .collect();
-    let started = g.or(run, go);
-    let next_run = g.and(started, !clr);
-    g.set_next(run, next_run);
-    let mut carry = run;
-    for &b in &bits {
-        let sum = g.xor(b, carry);
-        carry = g.and(b, carry);
-        let next = g.and(sum, !clr);
-        g.set_next(b, next);
-    }
-    // 300 = 0b100101100.
-    let mut at = hypermut_aig::Lit::TRUE;
-    for (i, &b) in bits.iter().enumerate() {
-        let lit = if 300 >> i & 1 == 1 { b } else { !b };
-        at = g.and(at, lit);
-    }
-    g.bad.push(hypermut_aig::Named {
-        lit: at,
-        name: "b".into(),
-    });
-    g
-}
-
-/// A pooled test that starts the counter and then clears it in its last frame (a kill of
-/// another mutant, whose last inputs are whatever its solver chose) does not reach the bad
-/// state as it is; continued with its inputs before the last frame held, it does, 300 frames
-/// after the start: the witness passes the separate scalar check, keeps the test's frames
-/// and power-up value, and is the shortest continuation. Within fewer frames there is none.
+/// The pool's tests as input sequences of another product: values by input and latch name
+/// (copies `A.x` and `B.x` both take the test's value of `x`), whatever the order, names the
+/// test does not know 0, the whole test; an empty pool has none.
 #[test]
-fn a_pooled_test_continued_past_its_end_reaches_a_deep_kill() {
-    let g = started_counter();
-    let frame = |go: bool, clr: bool| vec![Some(go), Some(clr)];
-    let test = vec![frame(false, false), frame(true, false), frame(false, true)];
-    let init: Vec<Option<bool>> = g
-        .latches
-        .iter()
-        .map(|l| (l.reset == Reset::Free).then_some(true))
-        .collect();
+fn pooled_tests_become_input_sequences_by_name() {
+    let mut from = Aig::new();
+    from.add_input("a");
+    from.add_input("b");
+    let l = from.add_latch("A.r", Reset::Free);
+    from.set_next(l, l);
+    let mut to = Aig::new();
+    to.add_input("c");
+    to.add_input("b");
+    to.add_input("a");
+    for name in ["B.r", "A.r", "z"] {
+        let l = to.add_latch(name, Reset::Free);
+        to.set_next(l, l);
+    }
     let pool = TestPool::new();
-    pool.add(&g, &test, &init, KillClass::Definite);
-    assert_eq!(pool.replay(&g), None);
-    let w = pool
-        .continued(&g, 1000)
-        .expect("the continued test counts to 300");
-    assert_eq!(check_witness(&g, &w), Ok(w.depth()));
-    assert_eq!(scalar_hit(&g, &w), Some(w.depth()));
-    // Started in frame 1, counting from frame 2: the counter shows 300 in frame 302.
-    assert_eq!(w.depth(), 302);
-    assert_eq!(w.inputs[..2], test[..2]);
-    assert!(w.inputs[2..].iter().all(|f| f == &frame(true, false)));
-    let f = g
-        .latches
-        .iter()
-        .position(|l| l.name == "f")
-        .expect("latch f");
-    assert_eq!(w.init[f], Some(true));
-    assert_eq!(pool.continued(&g, 302), None);
-    assert_eq!(TestPool::new().continued(&g, 1000), None);
+    assert!(pool.prefixes(&to).is_empty());
+    let inputs = vec![vec![Some(true), Some(false)], vec![Some(false), Some(true)]];
+    pool.add(&from, &inputs, &[Some(true)], KillClass::Definite);
+    let got = pool.prefixes(&to);
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        got[0].inputs,
+        vec![
+            vec![Some(false), Some(false), Some(true)],
+            vec![Some(false), Some(true), Some(false)]
+        ]
+    );
+    assert_eq!(got[0].init, vec![Some(true), Some(true), Some(false)]);
 }
 
 /// A clock divider whose mode is locked while it runs: the reload constant of mode 2 set to
@@ -397,7 +359,7 @@ fn a_later_try_kills_a_deep_sibling_with_a_continued_test() {
     let d = decider.decide_again(deep, at_once, false);
     let r = &d.record;
     assert_eq!(r.outcome, MutantVerdict::Killed, "{}", r.reason);
-    assert_eq!(r.engine.as_deref(), Some("replay"));
+    assert_eq!(r.engine.as_deref(), Some("continued"));
     assert!(r.reason.contains("continued past its end"), "{}", r.reason);
     assert!(r.depth.is_some_and(|k| k > 500), "{r:?}");
     assert_eq!(r.kill_class, Some(KillClass::Definite));
