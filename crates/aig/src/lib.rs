@@ -4,6 +4,7 @@
 
 pub mod aiger;
 pub mod blast;
+pub mod continued;
 pub mod error;
 pub mod explore;
 pub mod graph;

@@ -5,9 +5,6 @@
 use crate::graph::{Aig, Lit, Node, Reset};
 use crate::witness::Witness;
 
-mod continued;
-pub use continued::{continued_witness, CONTINUATIONS};
-
 /// The value word of `lit` given the value words of all variables.
 pub fn lit_word(values: &[u64], lit: Lit) -> u64 {
     let w = values.get(lit.var() as usize).copied().unwrap_or(0);

@@ -14,8 +14,9 @@
 //! correspondence proves equalities but not safety, IC3 starts from the latch equalities
 //! among them (`Ic3::with_lemmas`).
 
+use hypermut_aig::continued::continued_witness;
 use hypermut_aig::explore::{explore_witness, EXPLORE};
-use hypermut_aig::wordsim::{continued_witness, sparse_witness, SPARSE};
+use hypermut_aig::wordsim::{sparse_witness, SPARSE};
 use hypermut_aig::{Aig, Lit, Witness};
 
 use crate::bmc::{bmc_while_cheap, searched_whole_bound, Bmc};
@@ -89,7 +90,7 @@ pub enum Stage {
     },
     /// The run's given input sequences ([`Schedule::run_hinted`]: tests found for similar
     /// circuits) continued past their end with their last inputs held
-    /// ([`hypermut_aig::wordsim::continued_witness`]), each run at most `frames` deep (fewer
+    /// ([`hypermut_aig::continued::continued_witness`]), each run at most `frames` deep (fewer
     /// on large circuits). Finds counterexamples only; like [`Stage::Simulate`] it runs only
     /// after the short kills were searched, and it is skipped without sequences.
     Continue {

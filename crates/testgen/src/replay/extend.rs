@@ -1,9 +1,9 @@
 //! Pooled tests continued past their end (`docs/method.md` §7.8, "continued tests"): the
 //! pool's tests as input sequences of a mutant's product, for
-//! [`hypermut_aig::wordsim::continued_witness`] (before a later try's engines here, and in
+//! [`hypermut_aig::continued::continued_witness`] (before a later try's engines here, and in
 //! the schedule's continuation stage of a first try).
 
-use hypermut_aig::wordsim::continued_witness;
+use hypermut_aig::continued::continued_witness;
 use hypermut_aig::{Aig, Witness};
 
 use super::{witness, Mapping, TestPool};

@@ -5,9 +5,11 @@
 //! deeper mutant's difference come out: the counter runs down from its longer reload value
 //! while nothing disturbs it.
 
-use super::{constraints_word, eval_words, lit_word, next_words, Stimulus, WordRng, SPARSE};
 use crate::graph::{Aig, Lit, Reset};
 use crate::witness::Witness;
+use crate::wordsim::{
+    constraints_word, eval_words, lit_word, next_words, Stimulus, WordRng, SPARSE,
+};
 
 /// How the sequences are continued, one round each: how many of a sequence's last frames
 /// are dropped (a kill's last frame has whatever inputs its solver chose, a reset among
