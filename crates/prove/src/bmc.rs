@@ -143,6 +143,16 @@ pub(crate) fn searched_whole_bound(reason: &str, bound: usize) -> bool {
     reason == format!("no counterexample up to bound {bound}")
 }
 
+/// The deepest bound that `reason`, the `Unknown` of a bounded BMC search, says was searched
+/// in full (no counterexample of at most that many + 1 steps), if it says one was.
+pub(crate) fn searched_up_to(reason: &str) -> Option<usize> {
+    let (_, after) = reason.rsplit_once("no counterexample up to bound ")?;
+    let digits = after
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(after.len());
+    after[..digits].parse().ok()
+}
+
 fn checked_up_to(k: usize) -> String {
     match k.checked_sub(1) {
         Some(last) => format!("no counterexample up to bound {last}"),

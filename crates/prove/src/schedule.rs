@@ -19,7 +19,7 @@ use hypermut_aig::explore::{explore_witness, EXPLORE};
 use hypermut_aig::wordsim::{sparse_witness, SPARSE};
 use hypermut_aig::{Aig, Lit, Witness};
 
-use crate::bmc::{bmc_while_cheap, searched_whole_bound, Bmc};
+use crate::bmc::{bmc_while_cheap, searched_up_to, searched_whole_bound, Bmc};
 use crate::engine::Engine;
 use crate::houdini::Houdini;
 use crate::ic3::{Ic3, Ic3Options};
@@ -349,7 +349,8 @@ impl Schedule {
     /// and gives up at once on large ones), then BMC to `bound` (half of what is left), random
     /// runs under sparse stimuli up to [`SPARSE_FRAMES`] deep (only when BMC covered its
     /// bound, so that they never stand in for a shorter kill), the given tests continued
-    /// past their end up to [`RETRY_SPARSE_FRAMES`] deep (same condition), the quick induction over mined
+    /// past their end up to [`RETRY_SPARSE_FRAMES`] deep (once BMC covered at least half its
+    /// bound, even if it gave up at a hard frame after that), the quick induction over mined
     /// clauses ([`Houdini::quick`], [`QUICK_HOUDINI_SHARE`]: paid only by mutants that
     /// survived the short kills), IC3 (85 % of what is left), then BMC without bound while
     /// frames are cheap (the rest: kills deeper than `bound` that IC3 is slow to reach);
@@ -508,8 +509,10 @@ impl Schedule {
         };
         // Whether the short kills are ruled out (or left to IC3) before a random-run stage.
         let mut short_kills_searched = false;
-        // Whether a bounded BMC stage has run, whether or not it covered its bound: enough
-        // for a continuation stage, whose runs start with tests of other problems.
+        // Whether a bounded BMC stage covered at least half its bound, even if it gave up at
+        // a hard frame after that: enough for a continuation stage, whose runs start with
+        // tests of other problems (a BMC that gave up in its first frames would leave the
+        // continuation standing in for a kill a solver finds a few frames deep).
         let mut short_kills_tried = false;
         let stateless = aig.latches.is_empty();
         for (k, stage) in self.stages.iter().enumerate() {
@@ -553,7 +556,17 @@ impl Schedule {
                 verdict: stage.check(aig, &limits.slice(share), limits, &mut lemmas, prefixes),
                 stage: Some(k),
             };
-            short_kills_tried |= matches!(stage, Stage::Bmc { .. } | Stage::CheapBmc { .. });
+            short_kills_tried |= match (stage, &last.verdict) {
+                (
+                    Stage::Bmc { bound }
+                    | Stage::CheapBmc {
+                        bound,
+                        frame_conflicts: _,
+                    },
+                    Verdict::Unknown(reason),
+                ) => *bound != usize::MAX && covers_half(reason, *bound),
+                _ => false,
+            };
             short_kills_searched |= match (stage, &last.verdict) {
                 (Stage::Ic3(_), _) => true,
                 (
@@ -587,6 +600,12 @@ impl Schedule {
     pub fn stage_name(&self, k: Option<usize>) -> Option<&'static str> {
         k.and_then(|k| self.stages.get(k)).map(Stage::name)
     }
+}
+
+/// Whether `reason`, the `Unknown` of a bounded BMC search to `bound`, says that at least
+/// half of the bound was searched in full (the gate of [`Stage::Continue`]).
+fn covers_half(reason: &str, bound: usize) -> bool {
+    searched_up_to(reason).is_some_and(|k| 2 * k >= bound)
 }
 
 impl Engine for Schedule {
@@ -1201,6 +1220,29 @@ mod tests {
             name: "b".into(),
         });
         g
+    }
+
+    /// A BMC that gave up at a hard frame opens the continuation only past half its bound.
+    #[test]
+    fn continuation_waits_for_half_the_bound() {
+        let gave_up = |k: usize| {
+            format!(
+                "frame {} needs more than the conflicts allowed per frame; no counterexample \
+                 up to bound {k}",
+                k + 1
+            )
+        };
+        assert!(!covers_half(&gave_up(3), 20));
+        assert!(!covers_half(&gave_up(9), 20));
+        assert!(covers_half(&gave_up(10), 20));
+        assert!(covers_half(&gave_up(18), 20));
+        assert!(covers_half("no counterexample up to bound 20", 20));
+        assert!(covers_half(
+            "time limit reached; no counterexample up to bound 12",
+            20
+        ));
+        assert!(!covers_half("time limit reached; no bound checked", 20));
+        assert!(!covers_half("BMC failed: no bad property", 20));
     }
 
     /// The continuation stage continues the given tests once a bounded BMC stage has covered
