@@ -126,6 +126,8 @@ pub(crate) struct Search {
     pub(crate) test: Option<(KillClass, Found)>,
     /// Test lengths searched for a definite test (all of them unless the deadline came).
     pub(crate) definite_to: Option<usize>,
+    /// Whether the deadline stopped the search for a definite test (after `definite_to`).
+    pub(crate) definite_stopped: bool,
     /// Test lengths searched for a potential test.
     pub(crate) potential_to: Option<usize>,
     /// A potential test exists up to the bound, but not one the search writes (its mutant
@@ -148,10 +150,15 @@ impl Search {
                 now.name()
             );
         }
+        let definite = match (self.definite_to, self.definite_stopped) {
+            (Some(d), true) => {
+                format!("up to depth {d} (the search stopped at its time limit after that depth)")
+            }
+            (d, _) => upto(d),
+        };
         let mut s = format!(
-            "; that test is {}; no definite test {}",
-            found.name(),
-            upto(self.definite_to)
+            "; that test is {}; no definite test {definite}",
+            found.name()
         );
         if found == KillClass::Controlled && self.unwritten_potential {
             s.push_str(
@@ -185,6 +192,7 @@ pub(crate) fn strengthen(
     let mut out = Search {
         test: None,
         definite_to: None,
+        definite_stopped: false,
         potential_to: None,
         unwritten_potential: false,
     };
@@ -195,7 +203,11 @@ pub(crate) fn strengthen(
             return Ok(out);
         }
         Shortest::None => out.definite_to = Some(hi),
-        Shortest::Stopped => return Ok(out),
+        Shortest::Stopped(none_to) => {
+            out.definite_to = none_to;
+            out.definite_stopped = true;
+            return Ok(out);
+        }
     }
     if found == KillClass::Controlled {
         match shortest(&potential, lo, hi, deadline)? {
@@ -211,7 +223,8 @@ pub(crate) fn strengthen(
                 Err(BmcError::Interrupted) => {}
                 Err(e) => return Err(e.into()),
             },
-            Shortest::Stopped => {}
+            // The tied query alone does not support a claim (see above).
+            Shortest::Stopped(_) => {}
         }
     }
     Ok(out)
@@ -345,8 +358,9 @@ enum Shortest<W = Witness> {
     Found(W, usize),
     /// No solution at the largest depth, hence at none (see [`least_depth`]).
     None,
-    /// The deadline came before the largest depth was decided.
-    Stopped,
+    /// The deadline came before the largest depth was decided; no solution exists up to
+    /// this depth, if the search decided one before.
+    Stopped(Option<usize>),
 }
 
 /// The least depth in `lo..=hi` at which `query` has a solution ([`least_depth`]).
@@ -380,7 +394,7 @@ fn least_depth<W>(
     let (mut best, mut b) = loop {
         let depth = a.saturating_add(step - 1).min(hi);
         match solve(depth)? {
-            None => return Ok(Shortest::Stopped),
+            None => return Ok(Shortest::Stopped((a > lo).then(|| a - 1))),
             Some(Some(w)) => break ((w, depth), depth),
             Some(None) if depth >= hi => return Ok(Shortest::None),
             Some(None) => {
@@ -541,6 +555,23 @@ mod tests {
         // Asked 0 (none), 2 (none), 6 (found), then the time is up within the bisection.
         assert_eq!(got, Shortest::Found(6, 6));
         let got = least_depth(0, 20, |_| Ok(None::<Option<usize>>)).expect("no error");
-        assert_eq!(got, Shortest::Stopped);
+        assert_eq!(got, Shortest::Stopped(None));
+        // No solution at 0, 2 and 6 (so none up to 6), then the time is up at 14.
+        let mut asked = Vec::new();
+        let got = least_depth(0, 20, |d| {
+            asked.push(d);
+            Ok((asked.len() <= 3).then_some((d >= 10).then_some(d)))
+        })
+        .expect("no error");
+        assert_eq!(asked, [0, 2, 6, 14]);
+        assert_eq!(got, Shortest::Stopped(Some(6)));
+        // From a lower end above 0, the first question already decides that lower end.
+        let mut asked = 0;
+        let got = least_depth(4, 20, |_| {
+            asked += 1;
+            Ok((asked <= 1).then_some(None::<usize>))
+        })
+        .expect("no error");
+        assert_eq!(got, Shortest::Stopped(Some(4)));
     }
 }
