@@ -1,17 +1,17 @@
 //! Development driver: `cargo run --release -p hypermut-prove --example prove_file -- FILE
-//! [ic3|bmc|cheapbmc|kind|portfolio|sequence|scorr] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
+//! [ic3|bmc|cheapbmc|kind|portfolio|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
 
 use std::time::{Duration, Instant};
 
 use hypermut_aig::aiger::safety_properties;
 use hypermut_aig::read_aiger;
-use hypermut_prove::{Bmc, Certificate, Engine, Ic3, Kind, Portfolio, Scorr, Verdict};
+use hypermut_prove::{Bmc, Certificate, Engine, Houdini, Ic3, Kind, Portfolio, Scorr, Verdict};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
         eprintln!(
-            "usage: prove_file FILE [ic3|bmc|cheapbmc|kind|portfolio|sequence|scorr] [TIMEOUT_S]"
+            "usage: prove_file FILE [ic3|bmc|cheapbmc|kind|portfolio|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]"
         );
         std::process::exit(1);
     };
@@ -60,6 +60,13 @@ fn main() {
                 r.node_limit = it.next().unwrap_or(r.node_limit);
             }
             r.check_limited(&aig, &hypermut_prove::Limits::timeout(timeout))
+        }
+        // Induction over mined clauses: the last try's search, or the first try's quick one.
+        "houdini" => {
+            Houdini::default().check_limited(&aig, &hypermut_prove::Limits::timeout(timeout))
+        }
+        "quickhoudini" => {
+            Houdini::quick().check_limited(&aig, &hypermut_prove::Limits::timeout(timeout))
         }
         "sequence" => hypermut_prove::schedule::Schedule::bdd_then_ic3()
             .check_limited(&aig, &hypermut_prove::Limits::timeout(timeout)),

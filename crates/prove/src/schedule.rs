@@ -123,7 +123,7 @@ pub const HOUDINI_SHARE: f64 = 0.25;
 
 /// The share of a first try's time left that the quick induction over mined clauses may
 /// use ([`Schedule::sliced`]).
-pub const QUICK_HOUDINI_SHARE: f64 = 0.25;
+pub const QUICK_HOUDINI_SHARE: f64 = 0.4;
 
 /// Nodes one BDD may have in the BDD stage of [`Schedule::bdd_then_ic3`]: lower than
 /// [`crate::reach::REACH_NODE_LIMIT`], so that a circuit whose BDDs blow up hands over to
