@@ -556,29 +556,10 @@ impl Schedule {
                 verdict: stage.check(aig, &limits.slice(share), limits, &mut lemmas, prefixes),
                 stage: Some(k),
             };
-            short_kills_tried |= match (stage, &last.verdict) {
-                (
-                    Stage::Bmc { bound }
-                    | Stage::CheapBmc {
-                        bound,
-                        frame_conflicts: _,
-                    },
-                    Verdict::Unknown(reason),
-                ) => *bound != usize::MAX && covers_half(reason, *bound),
-                _ => false,
-            };
-            short_kills_searched |= match (stage, &last.verdict) {
-                (Stage::Ic3(_), _) => true,
-                (
-                    Stage::Bmc { bound }
-                    | Stage::CheapBmc {
-                        bound,
-                        frame_conflicts: _,
-                    },
-                    Verdict::Unknown(reason),
-                ) => *bound != usize::MAX && searched_whole_bound(reason, *bound),
-                _ => false,
-            };
+            let bmc_gave_up = bounded_bmc_gave_up(stage, &last.verdict);
+            short_kills_tried |= bmc_gave_up.is_some_and(|(reason, b)| covers_half(reason, b));
+            short_kills_searched |= matches!(stage, Stage::Ic3(_))
+                || bmc_gave_up.is_some_and(|(reason, b)| searched_whole_bound(reason, b));
             if !matches!(last.verdict, Verdict::Unknown(_)) {
                 break;
             }
@@ -599,6 +580,18 @@ impl Schedule {
     /// The name of stage `k` (`bmc`, `ic3`), if there is one.
     pub fn stage_name(&self, k: Option<usize>) -> Option<&'static str> {
         k.and_then(|k| self.stages.get(k)).map(Stage::name)
+    }
+}
+
+/// The reason and bound of `verdict` when it is the `Unknown` of a bounded BMC stage.
+fn bounded_bmc_gave_up<'v>(stage: &Stage, verdict: &'v Verdict) -> Option<(&'v str, usize)> {
+    match (stage, verdict) {
+        (Stage::Bmc { bound } | Stage::CheapBmc { bound, .. }, Verdict::Unknown(reason))
+            if *bound != usize::MAX =>
+        {
+            Some((reason.as_str(), *bound))
+        }
+        _ => None,
     }
 }
 
