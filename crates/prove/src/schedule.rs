@@ -1236,6 +1236,37 @@ mod tests {
         ));
         assert!(!covers_half("time limit reached; no bound checked", 20));
         assert!(!covers_half("BMC failed: no bad property", 20));
+        // In a schedule: a BMC stage allowed no conflict per frame gives up early, and the
+        // continuation, which would find the kill, does not run.
+        let g = started_counter();
+        let frame = |go: bool, clr: bool| vec![Some(go), Some(clr)];
+        let test = Witness {
+            properties: vec!["b0".into()],
+            init: vec![Some(false); g.latches.len()],
+            inputs: vec![frame(true, false), frame(false, true)],
+        };
+        let early = Stage::CheapBmc {
+            bound: 20,
+            frame_conflicts: 0,
+        };
+        let alone = Schedule {
+            stages: vec![early.clone()],
+            shares: vec![1.0],
+            seeded: false,
+        };
+        let gave_up = match alone.run(&g, &Limits::none()).verdict {
+            Verdict::Unknown(reason) => reason,
+            other => panic!("expected BMC to give up, got {other:?}"),
+        };
+        assert!(!covers_half(&gave_up, 20), "{gave_up}");
+        let gated = Schedule {
+            stages: vec![early, Stage::Continue { frames: 100 }],
+            shares: vec![1.0, 1.0],
+            seeded: false,
+        };
+        let run = gated.run_hinted(&g, &Limits::none(), &[], &[test]);
+        assert!(matches!(run.verdict, Verdict::Unknown(_)), "{:?}", run.verdict);
+        assert_eq!(run.stage, Some(0));
     }
 
     /// The continuation stage continues the given tests once a bounded BMC stage has covered
