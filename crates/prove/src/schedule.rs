@@ -1265,7 +1265,11 @@ mod tests {
             seeded: false,
         };
         let run = gated.run_hinted(&g, &Limits::none(), &[], &[test]);
-        assert!(matches!(run.verdict, Verdict::Unknown(_)), "{:?}", run.verdict);
+        assert!(
+            matches!(run.verdict, Verdict::Unknown(_)),
+            "{:?}",
+            run.verdict
+        );
         assert_eq!(run.stage, Some(0));
     }
 
