@@ -7,9 +7,15 @@
 //! later frame too, so it is added as unit clauses, not assumptions: a long test's prefix is
 //! propagated once, not again at every call. The blocking clauses of a frame are guarded by
 //! an activation literal of their frame and switched off for good afterwards.
+//!
+//! Before any of that, ternary simulation (free inputs and uninitialised latches unknown)
+//! often settles the question: when it fixes every watched literal, every constraint and
+//! every fixed literal in every frame asked, each frame has exactly one valuation (or none,
+//! past a constraint or fixed literal that is certainly violated), and no solver is built.
 
 use std::time::Instant;
 
+use hypermut_aig::sim::TernarySim;
 use hypermut_aig::{Aig, Lit};
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::{Clause, Lit as SatLit, TernaryVal};
@@ -47,6 +53,13 @@ pub fn values_per_frame(
     cap: usize,
     deadline: Option<Instant>,
 ) -> Result<Vec<Enumerated>, BmcError> {
+    if cap > 0 {
+        if let Some(frames) =
+            settled_by_ternary_simulation(aig, fixed_inputs, fixed_lits, watch, depth)
+        {
+            return Ok(frames);
+        }
+    }
     let roots: Vec<Lit> = watch
         .iter()
         .copied()
@@ -92,6 +105,46 @@ pub fn values_per_frame(
         }
     }
     Ok(frames)
+}
+
+/// [`values_per_frame`]'s answer (with any `cap` ≥ 1) when ternary simulation from the
+/// initial states, with the fixed inputs known and everything else unknown, fixes every
+/// constraint and watched literal of frames `0..=depth` and every fixed literal of frames
+/// `0..depth`; `None` when something it needs is unknown. A frame after a certainly violated
+/// constraint (from its own frame on) or fixed literal (from the next frame on) has no
+/// valuation.
+fn settled_by_ternary_simulation(
+    aig: &Aig,
+    fixed_inputs: &[Vec<Option<bool>>],
+    fixed_lits: &[Vec<(Lit, bool)>],
+    watch: &[Lit],
+    depth: usize,
+) -> Option<Vec<Enumerated>> {
+    let mut sim = TernarySim::from_reset(aig);
+    let mut frames = Vec::with_capacity(depth + 1);
+    // Whether some run (every run, as everything asked is known) reaches the frame.
+    let mut reached = true;
+    for j in 0..=depth {
+        sim.eval(fixed_inputs.get(j).map(Vec::as_slice).unwrap_or(&[]));
+        for c in &aig.constraints {
+            reached &= sim.value(c.lit)?;
+        }
+        let valuation = watch
+            .iter()
+            .map(|w| sim.value(*w))
+            .collect::<Option<Vec<bool>>>()?;
+        frames.push(Enumerated {
+            values: if reached { vec![valuation] } else { Vec::new() },
+            capped: false,
+        });
+        if j < depth {
+            for (lit, value) in fixed_lits.get(j).into_iter().flatten() {
+                reached &= sim.value(*lit)? == *value;
+            }
+        }
+        sim.advance();
+    }
+    Some(frames)
 }
 
 /// The valuations of `watched`, each blocked (guarded by `active`) once found.
@@ -272,6 +325,126 @@ mod tests {
         let got = values_per_frame(&g, &always, &[], &[q0, q1], depth, 10, None).expect("runs");
         assert_eq!(got[1].values, vec![vec![true, false]]);
         assert!(got[2].values.is_empty() && got[3].values.is_empty());
+    }
+
+    /// The valuations of `watch` per frame by enumerating every initial state and every
+    /// value of the free inputs of every frame (written apart from both the solver and the
+    /// ternary shortcut).
+    fn brute_force(
+        aig: &Aig,
+        fixed_inputs: &[Vec<Option<bool>>],
+        fixed_lits: &[Vec<(Lit, bool)>],
+        watch: &[Lit],
+        depth: usize,
+    ) -> Vec<Vec<Vec<bool>>> {
+        use crate::testutil::{eval_frame, is_initial, lit_val, next_state};
+        let (nl, ni) = (aig.latches.len(), aig.inputs.len());
+        let bits = |x: u64, n: usize| (0..n).map(|i| x >> i & 1 == 1).collect::<Vec<bool>>();
+        let mut want = vec![Vec::new(); depth + 1];
+        for init in 0..1u64 << nl {
+            let init = bits(init, nl);
+            if !is_initial(aig, &init) {
+                continue;
+            }
+            for seq in 0..1u64 << (ni * (depth + 1)) {
+                let mut state = init.clone();
+                for (j, w) in want.iter_mut().enumerate() {
+                    let mut inputs = bits(seq >> (ni * j), ni);
+                    let fixed = fixed_inputs.get(j).map(Vec::as_slice).unwrap_or(&[]);
+                    if inputs
+                        .iter()
+                        .zip(fixed)
+                        .any(|(v, f)| f.is_some_and(|f| f != *v))
+                    {
+                        break;
+                    }
+                    inputs.truncate(ni);
+                    let val = eval_frame(aig, &state, &inputs);
+                    if !aig.constraints.iter().all(|c| lit_val(&val, c.lit)) {
+                        break;
+                    }
+                    let v: Vec<bool> = watch.iter().map(|l| lit_val(&val, *l)).collect();
+                    if !w.contains(&v) {
+                        w.push(v);
+                    }
+                    let fl = fixed_lits.get(j).map(Vec::as_slice).unwrap_or(&[]);
+                    if fl.iter().any(|(l, b)| lit_val(&val, *l) != *b) {
+                        break;
+                    }
+                    state = next_state(aig, &val);
+                }
+            }
+        }
+        for w in &mut want {
+            w.sort();
+        }
+        want
+    }
+
+    /// On random small circuits (free latches, constraints) with every input fixed, some
+    /// fixed and none fixed, and fixed literals taken from one simulated run: the same
+    /// valuations as brute force, whichever way (ternary simulation or SAT) they are found;
+    /// both ways are exercised.
+    #[test]
+    fn random_circuits_match_brute_force() {
+        use crate::testutil::{eval_frame, lit_val, next_state, random_aig, Rng, Shape};
+        let mut rng = Rng::new(17);
+        let (mut settled, mut solved) = (0, 0);
+        for _ in 0..150 {
+            let g = random_aig(
+                &mut rng,
+                &Shape {
+                    inputs: 2,
+                    latches: 3,
+                    ands: 10,
+                    free_latches: true,
+                    max_constraints: 1,
+                    counter_bits: 0,
+                    bad_latches: 0,
+                },
+            );
+            let depth = 2;
+            let watch: Vec<Lit> = (0..2)
+                .map(|_| Lit::var_lit(1 + rng.below(g.num_vars() as u64 - 1) as u32))
+                .collect();
+            let mode = rng.below(3);
+            let fixed_inputs: Vec<Vec<Option<bool>>> = (0..=depth)
+                .map(|_| {
+                    (0..2)
+                        .map(|_| match mode {
+                            0 => Some(rng.coin()),
+                            1 => rng.coin().then(|| rng.coin()),
+                            _ => None,
+                        })
+                        .collect()
+                })
+                .collect();
+            // Fixed literals: the watched values of one run from the all-zero state.
+            let mut state = vec![false; g.latches.len()];
+            let mut fixed_lits = Vec::new();
+            for f in &fixed_inputs {
+                let inputs: Vec<bool> = f.iter().map(|v| v.unwrap_or(false)).collect();
+                let val = eval_frame(&g, &state, &inputs);
+                fixed_lits.push(watch.iter().map(|l| (*l, lit_val(&val, *l))).collect());
+                state = next_state(&g, &val);
+            }
+            let want = brute_force(&g, &fixed_inputs, &fixed_lits, &watch, depth);
+            if settled_by_ternary_simulation(&g, &fixed_inputs, &fixed_lits, &watch, depth)
+                .is_some()
+            {
+                settled += 1;
+            } else {
+                solved += 1;
+            }
+            let got = values_per_frame(&g, &fixed_inputs, &fixed_lits, &watch, depth, 8, None)
+                .expect("enumerates");
+            let got: Vec<Vec<Vec<bool>>> = got.into_iter().map(|e| e.values).collect();
+            assert_eq!(got, want);
+        }
+        assert!(
+            settled > 10 && solved > 10,
+            "{settled} settled, {solved} solved"
+        );
     }
 
     #[test]
