@@ -58,7 +58,7 @@ pub use limits::Limits;
 pub use portfolio::{EngineKind, Portfolio};
 pub use reach::Reach;
 pub use schedule::{Schedule, Scheduled, Stage};
-pub use scorr::{Correspondence, Equality, Scorr, ScorrError};
+pub use scorr::{Correspondence, Equality, Kept, Scorr, ScorrError};
 pub use sweep::{optimize, optimize_with, sweep, OptimizeOptions, SweepOptions, SweepStats};
 pub use unroll::{InitMode, UnrollError, Unroller};
 pub use verdict::Verdict;

@@ -26,7 +26,7 @@ use crate::ic3::{Ic3, Ic3Options};
 use crate::limits::Limits;
 use crate::reach::Reach;
 use crate::reduced_verdict::checked_witness;
-use crate::scorr::Scorr;
+use crate::scorr::{Kept, Scorr};
 use crate::verdict::Verdict;
 
 /// How far BMC without bound unrolls at most, as frames times AND gates of the circuit: a
@@ -191,22 +191,26 @@ impl Stage {
     }
 
     /// Runs the stage within `limits` (its slice of `whole`, the schedule's limits). A
-    /// correspondence stage adds its latch equalities to `lemmas` (as clauses), and an IC3
-    /// stage starts from them (`Ic3::with_lemmas`); a correspondence found within the slice
-    /// is confirmed within `whole`. A continuation stage continues `prefixes`.
+    /// correspondence stage adds its latch equalities to the carried lemmas (as clauses), or,
+    /// when it stopped early because it could no longer prove safety, leaves the
+    /// correspondence pending; an IC3 stage computes a pending one first (within its slice)
+    /// and starts from the lemmas (`Ic3::with_lemmas`). A correspondence found within the
+    /// slice is confirmed within `whole`. A continuation stage continues `prefixes`.
     fn check(
         &self,
         aig: &Aig,
         limits: &Limits,
         whole: &Limits,
-        lemmas: &mut Vec<Vec<Lit>>,
+        carried: &mut Carried,
         prefixes: &[Witness],
     ) -> Verdict {
         match self {
             Stage::Scorr(scorr) => {
-                let (verdict, found) = scorr.check_confirming(aig, limits, whole);
-                if let Some(c) = found {
-                    lemmas.extend(c.latch_clauses(aig));
+                let (verdict, kept) = scorr.check_confirming(aig, limits, whole);
+                match kept {
+                    Kept::Found(c) => carried.lemmas.extend(c.latch_clauses(aig)),
+                    Kept::Unprovable => carried.pending = Some(scorr.clone()),
+                    Kept::Nothing => {}
                 }
                 verdict
             }
@@ -250,12 +254,19 @@ impl Stage {
                     "exploration of the control registers' values found no kill".into(),
                 ),
             },
-            Stage::Ic3(options) => Ic3 {
-                options: options.clone(),
-                time_limit: None,
-                lemmas: lemmas.clone(),
+            Stage::Ic3(options) => {
+                if let Some(scorr) = carried.pending.take() {
+                    if let Ok(c) = scorr.correspondence(aig, limits) {
+                        carried.lemmas.extend(c.latch_clauses(aig));
+                    }
+                }
+                Ic3 {
+                    options: options.clone(),
+                    time_limit: None,
+                    lemmas: carried.lemmas.clone(),
+                }
+                .check_limited(aig, limits)
             }
-            .check_limited(aig, limits),
             Stage::Reach(reach) => {
                 let mut capped = limits.clone();
                 if capped.deadline.is_none() {
@@ -267,10 +278,19 @@ impl Stage {
                 let mut capped = limits.clone();
                 let cap = std::time::Instant::now() + *at_most;
                 capped.deadline = Some(capped.deadline.map_or(cap, |d| d.min(cap)));
-                stage.check(aig, &capped, whole, lemmas, prefixes)
+                stage.check(aig, &capped, whole, carried, prefixes)
             }
         }
     }
+}
+
+/// What the stages of one run hand on to later ones.
+#[derive(Default)]
+struct Carried {
+    /// The clauses IC3 starts from (given seeds, proved latch equalities).
+    lemmas: Vec<Vec<Lit>>,
+    /// A correspondence stage that stopped early: IC3 computes its correspondence first.
+    pending: Option<Scorr>,
 }
 
 /// Engines run in sequence until one gives a definite answer or the limits are reached.
@@ -344,7 +364,9 @@ impl Schedule {
         }
     }
 
-    /// The schedule for mutants: when `prove`, signal correspondence (a fifth of the time),
+    /// The schedule for mutants: when `prove`, signal correspondence (a fifth of the time;
+    /// it stops as soon as it can no longer prove the mutant, and the IC3 stage finishes it
+    /// for its seeds),
     /// BDD reachability (a quarter of what is left; it decides small circuits at any depth
     /// and gives up at once on large ones), then BMC to `bound` (half of what is left), random
     /// runs under sparse stimuli up to [`SPARSE_FRAMES`] deep (only when BMC covered its
@@ -361,7 +383,10 @@ impl Schedule {
         }
         Schedule {
             stages: vec![
-                Stage::Scorr(Scorr::default()),
+                Stage::Scorr(Scorr {
+                    stop_when_unprovable: true,
+                    ..Scorr::default()
+                }),
                 Stage::Reach(Reach::default()),
                 Stage::CheapBmc {
                     bound,
@@ -502,10 +527,13 @@ impl Schedule {
             verdict: Verdict::Unknown("no engine ran".into()),
             stage: None,
         };
-        let mut lemmas = if self.seeded {
-            seeds.to_vec()
-        } else {
-            Vec::new()
+        let mut carried = Carried {
+            lemmas: if self.seeded {
+                seeds.to_vec()
+            } else {
+                Vec::new()
+            },
+            pending: None,
         };
         // Whether the short kills are ruled out (or left to IC3) before a random-run stage.
         let mut short_kills_searched = false;
@@ -550,10 +578,10 @@ impl Schedule {
             }
             let share = self.shares.get(k).copied().unwrap_or(1.0);
             if !self.seeded {
-                lemmas.clear();
+                carried = Carried::default();
             }
             last = Scheduled {
-                verdict: stage.check(aig, &limits.slice(share), limits, &mut lemmas, prefixes),
+                verdict: stage.check(aig, &limits.slice(share), limits, &mut carried, prefixes),
                 stage: Some(k),
             };
             let bmc_gave_up = bounded_bmc_gave_up(stage, &last.verdict);
@@ -888,7 +916,13 @@ mod tests {
         assert!(w.depth() >= 300);
         let short = Stage::Simulate { frames: 100 };
         assert!(matches!(
-            short.check(&g, &Limits::none(), &Limits::none(), &mut Vec::new(), &[]),
+            short.check(
+                &g,
+                &Limits::none(),
+                &Limits::none(),
+                &mut Carried::default(),
+                &[]
+            ),
             Verdict::Unknown(_)
         ));
         // Without a stage before it that searched the short kills, the runs do not start;

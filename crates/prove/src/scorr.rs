@@ -38,6 +38,12 @@ pub struct Scorr {
     pub steps: usize,
     /// Seed of the simulation's inputs and free initial values.
     pub seed: u64,
+    /// Whether a run stops as soon as its candidates can no longer prove safety (the bad
+    /// signal has left the constant-false class and what is left does not exclude the bad
+    /// states): it then answers `Unknown` without a correspondence and leaves computing one
+    /// to a later stage (`docs/method.md` §7.6). A mutant that can be killed is the common
+    /// case in a first try; so it does not pay for the whole refinement.
+    pub stop_when_unprovable: bool,
 }
 
 impl Default for Scorr {
@@ -46,6 +52,7 @@ impl Default for Scorr {
             rounds: 4,
             steps: 32,
             seed: 1,
+            stop_when_unprovable: false,
         }
     }
 }
@@ -58,6 +65,18 @@ pub struct Equality {
     pub lit: Lit,
     /// What it equals.
     pub target: Lit,
+}
+
+/// What a correspondence run leaves to the stages after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kept {
+    /// Nothing (interrupted, or no bad property).
+    Nothing,
+    /// The correspondence it found.
+    Found(Correspondence),
+    /// It stopped early: the candidates could no longer prove safety
+    /// ([`Scorr::stop_when_unprovable`]); the correspondence is still to be computed.
+    Unprovable,
 }
 
 /// The result of a correspondence run.
@@ -100,6 +119,18 @@ impl Scorr {
     /// The largest inductive correspondence of `aig` over the signals in the cone
     /// of its bad property and constraints that the refinement keeps.
     pub fn correspondence(&self, aig: &Aig, limits: &Limits) -> Result<Correspondence, ScorrError> {
+        self.refined(aig, limits, false)?
+            .ok_or_else(|| ScorrError::Solver("stopped without a correspondence".into()))
+    }
+
+    /// [`Scorr::correspondence`], or `None` when `stop_when_unprovable` and the candidates
+    /// can no longer prove safety.
+    fn refined(
+        &self,
+        aig: &Aig,
+        limits: &Limits,
+        stop_when_unprovable: bool,
+    ) -> Result<Option<Correspondence>, ScorrError> {
         let bad = aig.bad.first().ok_or(ScorrError::NoBadProperty)?.lit;
         let mut roots = vec![bad];
         roots.extend(aig.constraints.iter().map(|c| c.lit));
@@ -107,6 +138,24 @@ impl Scorr {
         let (cands, mut classes) = self.simulated_classes(aig, vars);
         let mut rng = WordRng::new(self.seed.wrapping_add(1));
         let mut refinements = 0;
+        // Checked once, when the bad signal first leaves the constant-false class: whether
+        // the remaining candidates still exclude the bad states (splitting only removes
+        // equalities, so once they do not, no correspondence found later will).
+        let mut watch = stop_when_unprovable;
+        let mut unprovable = |classes: &[Class]| -> Result<bool, ScorrError> {
+            if !watch || bad_stays_false(&cands, classes, bad) {
+                return Ok(false);
+            }
+            watch = false;
+            let pairs: Vec<(Lit, Lit)> = equalities_of(&cands, classes)
+                .into_iter()
+                .map(|(_, e)| (e.lit, e.target))
+                .collect();
+            Ok(!excludes_bad(aig, &pairs, limits)?)
+        };
+        if unprovable(&classes)? {
+            return Ok(None);
+        }
         // Initiation, then consecution: split the classes until no equality can fail in an
         // initial state, then until none can fail after a step from a state satisfying them
         // (splitting keeps initiation: the new classes held wherever the old ones did).
@@ -122,6 +171,9 @@ impl Scorr {
                         for words in &found {
                             classes = refine(&cands, classes, words);
                         }
+                        if unprovable(&classes)? {
+                            return Ok(None);
+                        }
                     }
                     None => break,
                 }
@@ -134,10 +186,10 @@ impl Scorr {
             .map(|(_, e)| e)
             .collect();
         equalities.sort_unstable_by_key(|e| (e.lit, e.target));
-        Ok(Correspondence {
+        Ok(Some(Correspondence {
             equalities,
             refinements,
-        })
+        }))
     }
 
     /// Candidate classes from simulation: signals with equal (or complementary)
@@ -249,24 +301,28 @@ impl Scorr {
     /// that far (e.g. to seed IC3 with [`Correspondence::latch_clauses`] when the
     /// equalities do not prove safety).
     pub fn check_keeping(&self, aig: &Aig, limits: &Limits) -> (Verdict, Option<Correspondence>) {
-        self.check_confirming(aig, limits, limits)
+        match self.check_confirming(aig, limits, limits) {
+            (v, Kept::Found(c)) => (v, Some(c)),
+            (v, _) => (v, None),
+        }
     }
 
     /// [`Scorr::check_keeping`] with the search for the correspondence under `search` and
     /// the confirmation of a proof it finds (does it exclude the bad states; the certificate
     /// re-check) under `confirm`: a schedule gives the search a slice of its time, and a
     /// proof found within the slice is confirmed rather than thrown away when the slice ends.
+    /// Also says whether the run stopped because it could no longer prove safety.
     pub fn check_confirming(
         &self,
         aig: &Aig,
         search: &Limits,
         confirm: &Limits,
-    ) -> (Verdict, Option<Correspondence>) {
-        let mut found = None;
+    ) -> (Verdict, Kept) {
+        let mut kept = Kept::Nothing;
         let verdict = self
-            .verdict(aig, search, confirm, &mut found)
+            .verdict(aig, search, confirm, &mut kept)
             .unwrap_or_else(|e| Verdict::Unknown(e.to_string()));
-        (verdict, found)
+        (verdict, kept)
     }
 
     fn verdict(
@@ -274,57 +330,92 @@ impl Scorr {
         aig: &Aig,
         search: &Limits,
         limits: &Limits,
-        keep: &mut Option<Correspondence>,
+        keep: &mut Kept,
     ) -> Result<Verdict, ScorrError> {
         let bad = aig.bad.first().ok_or(ScorrError::NoBadProperty)?.lit;
         if bad == Lit::FALSE {
             return Ok(Verdict::Safe(Certificate::Trivial));
         }
-        let found = self.correspondence(aig, search)?;
-        *keep = Some(found.clone());
+        let Some(found) = self.refined(aig, search, self.stop_when_unprovable)? else {
+            *keep = Kept::Unprovable;
+            return Ok(Verdict::Unknown(
+                "signal correspondence stopped early: its candidate equalities no longer \
+                 exclude the bad states"
+                    .into(),
+            ));
+        };
+        *keep = Kept::Found(found.clone());
         if found.equalities.is_empty() {
             return Ok(Verdict::Unknown("no signal correspondence".into()));
         }
         // Do the equalities (with the constraints) exclude the bad states?
         let pairs = found.pairs();
-        let mut roots = vec![bad];
-        roots.extend(aig.constraints.iter().map(|c| c.lit));
-        roots.extend(pairs.iter().flat_map(|(a, b)| [*a, *b]));
-        let mut solver = default_solver(limits);
-        let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
-        u.add_frame(&mut solver)?;
-        for &(a, b) in &pairs {
-            let x = u.lit(0, a)?;
-            match frame_lit(&u, 0, b)? {
-                Some(y) => {
-                    solver.add_binary(!x, y).map_err(solver_err)?;
-                    solver.add_binary(x, !y).map_err(solver_err)?;
-                }
-                None => {
-                    let holds = if b == Lit::TRUE { x } else { !x };
-                    solver.add_unit(holds).map_err(solver_err)?;
-                }
-            }
-        }
-        for c in &aig.constraints {
-            solver.add_unit(u.lit(0, c.lit)?).map_err(solver_err)?;
-        }
-        match solver
-            .solve_assumps(&[u.lit(0, bad)?])
-            .map_err(solver_err)?
-        {
-            SolverResult::Unsat => Ok(checked_certificate(
+        if excludes_bad(aig, &pairs, limits)? {
+            Ok(checked_certificate(
                 aig,
                 Certificate::Equalities { pairs },
                 limits,
-            )),
-            SolverResult::Sat => Ok(Verdict::Unknown(format!(
+            ))
+        } else {
+            Ok(Verdict::Unknown(format!(
                 "{} equalities are inductive but do not exclude the bad states",
                 found.equalities.len()
-            ))),
-            SolverResult::Interrupted => Err(ScorrError::Interrupted),
+            )))
         }
     }
+}
+
+/// Whether no state satisfying the equalities `pairs` and the constraints is bad (one SAT
+/// call over a single free frame).
+fn excludes_bad(aig: &Aig, pairs: &[(Lit, Lit)], limits: &Limits) -> Result<bool, ScorrError> {
+    let bad = aig.bad.first().ok_or(ScorrError::NoBadProperty)?.lit;
+    let mut roots = vec![bad];
+    roots.extend(aig.constraints.iter().map(|c| c.lit));
+    roots.extend(pairs.iter().flat_map(|(a, b)| [*a, *b]));
+    let mut solver = default_solver(limits);
+    let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
+    u.add_frame(&mut solver)?;
+    for &(a, b) in pairs {
+        let Some(x) = frame_lit(&u, 0, a)? else {
+            continue;
+        };
+        match frame_lit(&u, 0, b)? {
+            Some(y) => {
+                solver.add_binary(!x, y).map_err(solver_err)?;
+                solver.add_binary(x, !y).map_err(solver_err)?;
+            }
+            None => {
+                let holds = if b == Lit::TRUE { x } else { !x };
+                solver.add_unit(holds).map_err(solver_err)?;
+            }
+        }
+    }
+    for c in &aig.constraints {
+        if let Some(l) = frame_lit(&u, 0, c.lit)? {
+            solver.add_unit(l).map_err(solver_err)?;
+        } else if c.lit == Lit::FALSE {
+            return Ok(true);
+        }
+    }
+    let Some(b) = frame_lit(&u, 0, bad)? else {
+        return Ok(bad == Lit::FALSE);
+    };
+    match solver.solve_assumps(&[b]).map_err(solver_err)? {
+        SolverResult::Unsat => Ok(true),
+        SolverResult::Sat => Ok(false),
+        SolverResult::Interrupted => Err(ScorrError::Interrupted),
+    }
+}
+
+/// Whether the bad signal `bad` is still a member of the constant class with the phase that
+/// makes it false (the equality a proof by correspondence needs for it).
+fn bad_stays_false(cands: &Candidates, classes: &[Class], bad: Lit) -> bool {
+    let Some(i) = cands.vars.iter().position(|&v| v == bad.var()) else {
+        return false;
+    };
+    classes
+        .iter()
+        .any(|c| c.constant && c.members.contains(&i) && cands.phase[i] == bad.is_neg())
 }
 
 impl Engine for Scorr {
