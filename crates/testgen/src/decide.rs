@@ -11,7 +11,7 @@ use hypermut_aig::{Aig, Lit, Witness};
 use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, RangeCheck};
 use hypermut_ir::System;
 use hypermut_mutate::{make_controllable, Mutant};
-use hypermut_prove::bmc::{check_bound, BmcError};
+use hypermut_prove::bmc::{bmc_while_cheap, check_bound, BmcError};
 use hypermut_prove::schedule::{RETRY_SPARSE_FRAMES, SIMULATE_GATE_FRAMES};
 use hypermut_prove::{witness_circuit, Certificate, Engine, Limits, Reach, Schedule, Verdict};
 use hypermut_smv::SmvOptions;
@@ -122,6 +122,16 @@ pub const QUICK_BDD_SHARE: f64 = 0.25;
 /// which BDD reachability runs on it before the schedule; a larger product gets its BDD
 /// stage in the schedule, after the product is optimised and signal correspondence tried.
 pub const QUICK_BDD_VARIABLES: usize = 80;
+
+/// Deepest frame of the shallow BMC run on the unoptimised product before it is optimised
+/// and the schedule starts (`docs/method.md` §7.4): most kills random simulation misses lie
+/// a few frames deep, and finding them there spares those mutants the optimisation and
+/// signal correspondence.
+pub const QUICK_BMC_FRAMES: usize = 3;
+
+/// Conflicts one frame of that run may take before it gives up (an equivalent mutant pays
+/// at most this much per frame).
+pub const QUICK_BMC_FRAME_CONFLICTS: u32 = 1_000;
 
 /// The circuit the engines get for a product or model circuit `aig`, and the one `hypermut
 /// aiger` and `hypermut product` write: `aig` logic-optimised (`docs/method.md` §7.7): the
@@ -475,15 +485,28 @@ impl<'a> Decider<'a> {
                         }
                         // BDD reachability decides small products whatever the depth of their
                         // kill or the shape of their invariant, without the optimised circuit.
-                        None if self.options.prove => match quick_bdd(&p.aig, &engine_limits) {
-                            v @ (Verdict::Safe(_) | Verdict::Unsafe(_)) => {
-                                rec.engine = Some("bdd".into());
-                                circuit = Some(p.aig.clone());
-                                Some(v)
+                        None => {
+                            let bdd = if self.options.prove {
+                                quick_bdd(&p.aig, &engine_limits)
+                            } else {
+                                Verdict::Unknown("no proof asked for".into())
+                            };
+                            match bdd {
+                                v @ (Verdict::Safe(_) | Verdict::Unsafe(_)) => {
+                                    rec.engine = Some("bdd".into());
+                                    circuit = Some(p.aig.clone());
+                                    Some(v)
+                                }
+                                Verdict::Unknown(_) => match quick_bmc(&p.aig, &engine_limits) {
+                                    v @ Verdict::Unsafe(_) => {
+                                        rec.engine = Some("bmc".into());
+                                        circuit = Some(p.aig.clone());
+                                        Some(v)
+                                    }
+                                    _ => None,
+                                },
                             }
-                            Verdict::Unknown(_) => None,
-                        },
-                        None => None,
+                        }
                     },
                 };
                 match decided {
@@ -758,6 +781,13 @@ fn quick_bdd(aig: &Aig, limits: &Limits) -> Verdict {
         return Verdict::Unknown("a product too large for BDD reachability first".into());
     }
     Reach::default().check_limited(aig, &limits.slice(QUICK_BDD_SHARE))
+}
+
+/// BMC of frames `0..=`[`QUICK_BMC_FRAMES`] on `aig` while each frame takes at most
+/// [`QUICK_BMC_FRAME_CONFLICTS`] conflicts: the shortest kill up to that depth, if one is
+/// found.
+fn quick_bmc(aig: &Aig, limits: &Limits) -> Verdict {
+    bmc_while_cheap(aig, QUICK_BMC_FRAMES, limits, QUICK_BMC_FRAME_CONFLICTS)
 }
 
 /// AND gates of the model's circuit after the nd transformation (the base of ΔGates).

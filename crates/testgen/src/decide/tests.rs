@@ -1,6 +1,7 @@
 //! Deciding one mutant: a kill longer than [`DEEPEST_CLASSIFIED`] frames that reads
 //! nondeterminism is kept as needing nd control, unclassified and without allowed outputs,
-//! unless three-valued simulation finds it definite; quiet random runs find deep kills.
+//! unless three-valued simulation finds it definite; quiet random runs find deep kills; a
+//! shallow BMC run finds kills random runs miss before the schedule starts.
 
 use std::path::PathBuf;
 
@@ -127,4 +128,54 @@ fn quiet_random_runs_kill_deep_and_a_deep_test_can_be_definite() {
     );
     let d = plain.decide(&m);
     assert_ne!(d.record.engine.as_deref(), Some("simulation"));
+}
+
+/// An alarm one step after power-up when two 48-bit inputs take one value each: random runs
+/// miss it (2⁻⁹⁶ per run) and the product is too wide for the BDDs first.
+const WIDE_KEY_MODEL: &str = "\
+-- @output hit
+MODULE main
+IVAR
+  a : unsigned word[48];
+  b : unsigned word[48];
+VAR
+  armed : boolean;
+ASSIGN
+  init(armed) := FALSE;
+  next(armed) := TRUE;
+DEFINE
+  hit := armed & a = 0ud48_280 & b = 0ud48_7;
+";
+
+/// The shallow BMC run on the unoptimised product kills `0ud48_280` → `0ud48_281` at depth
+/// 1 (the test applies `a = 281`), even when the schedule's own BMC stops at depth 0 and
+/// nothing else runs.
+#[test]
+fn a_shallow_kill_is_found_before_the_schedule() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let path: PathBuf = dir.path().join("wide.smv");
+    std::fs::write(&path, WIDE_KEY_MODEL).expect("written");
+    let (model, _) = Model::load(&[path], &FrontendOptions::default()).expect("loads");
+    let m = all_mutants(&model.system)
+        .into_iter()
+        .find(|m| m.original == "0ud48_280" && m.replacement == "0ud48_281")
+        .expect("the mutant exists");
+    let options = DecideOptions {
+        bound: 0,
+        prove: false,
+        replay: false,
+        ..DecideOptions::default()
+    };
+    let d = Decider::new(&model, &options).decide(&m);
+    let rec = &d.record;
+    assert_eq!(rec.outcome, MutantVerdict::Killed, "{}", rec.reason);
+    assert_eq!(rec.engine.as_deref(), Some("bmc"));
+    assert_eq!(rec.depth, Some(1));
+    assert_eq!(rec.kill_class, Some(KillClass::Definite), "{}", rec.reason);
+    let test = d.test.expect("a killed mutant has a test");
+    let a = test.test.frames[1]
+        .inputs
+        .get("a")
+        .expect("input a in step 1");
+    assert!(a.contains("281"), "{a}");
 }
