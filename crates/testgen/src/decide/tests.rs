@@ -25,16 +25,27 @@ DEFINE
   alarm := c = 280 & x;
 ";
 
-/// The SMV model `text`, written to `name` in `dir` and loaded, and its mutant `280` → `281`.
-fn model_and_mutant_280(dir: &tempfile::TempDir, name: &str, text: &str) -> (Model, Mutant) {
+/// The SMV model `text`, written to `name` in `dir` and loaded, and its mutant `original` →
+/// `replacement`.
+fn model_and_mutant(
+    dir: &tempfile::TempDir,
+    name: &str,
+    text: &str,
+    (original, replacement): (&str, &str),
+) -> (Model, Mutant) {
     let path: PathBuf = dir.path().join(name);
     std::fs::write(&path, text).expect("written");
     let (model, _) = Model::load(&[path], &FrontendOptions::default()).expect("loads");
     let m = all_mutants(&model.system)
         .into_iter()
-        .find(|m| m.original == "280" && m.replacement == "281")
-        .expect("the mutant `280` → `281` exists");
+        .find(|m| m.original == original && m.replacement == replacement)
+        .expect("the mutant exists");
     (model, m)
+}
+
+/// [`model_and_mutant`] with the mutant `280` → `281`.
+fn model_and_mutant_280(dir: &tempfile::TempDir, name: &str, text: &str) -> (Model, Mutant) {
+    model_and_mutant(dir, name, text, ("280", "281"))
 }
 
 #[test]
@@ -153,13 +164,7 @@ DEFINE
 #[test]
 fn a_shallow_kill_is_found_before_the_schedule() {
     let dir = tempfile::tempdir().expect("temporary folder");
-    let path: PathBuf = dir.path().join("wide.smv");
-    std::fs::write(&path, WIDE_KEY_MODEL).expect("written");
-    let (model, _) = Model::load(&[path], &FrontendOptions::default()).expect("loads");
-    let m = all_mutants(&model.system)
-        .into_iter()
-        .find(|m| m.original == "0ud48_280" && m.replacement == "0ud48_281")
-        .expect("the mutant exists");
+    let (model, m) = model_and_mutant(&dir, "wide.smv", WIDE_KEY_MODEL, ("0ud48_280", "0ud48_281"));
     let options = DecideOptions {
         bound: 0,
         prove: false,
