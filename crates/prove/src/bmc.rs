@@ -270,13 +270,15 @@ pub(crate) fn roots(aig: &Aig, bad: Lit) -> Vec<Lit> {
         .collect()
 }
 
-/// Encodes the next frame and asserts every constraint in it permanently.
+/// Encodes the next frame and asserts every constraint in it permanently (inputs a
+/// constraint fixes on its own are constants of the frame: [`Unroller::add_frame_under`]).
 pub(crate) fn add_frame_with_constraints<S: SolveIncremental>(
     u: &mut Unroller<'_>,
     solver: &mut S,
     aig: &Aig,
 ) -> Result<usize, BmcError> {
-    let k = u.add_frame(solver)?;
+    let constraints: Vec<Lit> = aig.constraints.iter().map(|c| c.lit).collect();
+    let k = u.add_frame_under(solver, &constraints)?;
     for c in &aig.constraints {
         solver.add_unit(u.lit(k, c.lit)?).map_err(solver_err)?;
     }

@@ -3,6 +3,8 @@
 //! The [`Unroller`] is written against rustsat's [`Solve`] trait only, so every engine that
 //! unrolls (BMC, k-induction, …) can run on any rustsat backend.
 
+use std::collections::HashMap;
+
 use hypermut_aig::{Aig, Lit, Node, Reset};
 use rustsat::solvers::Solve;
 use rustsat::types::{Lit as SatLit, TernaryVal, Var};
@@ -44,7 +46,10 @@ pub enum InitMode {
 ///
 /// Frame `k+1` reuses the solver literal of each latch's next-state function at frame `k`, so
 /// no equality clauses are needed; frame-0 latches with constant resets are the constant
-/// literal (in [`InitMode::Reset`]).
+/// literal (in [`InitMode::Reset`]). AND gates are hashed across all frames: a gate whose
+/// operands have the solver literals of a gate encoded before (in any frame) is that gate's
+/// literal. The two copies of a product start from the same reset state, so their frames
+/// stay one circuit until the mutation makes them differ (`docs/method.md` §7.2).
 #[derive(Debug)]
 pub struct Unroller<'a> {
     aig: &'a Aig,
@@ -57,6 +62,10 @@ pub struct Unroller<'a> {
     next_var: u32,
     true_lit: Option<SatLit>,
     init: InitMode,
+    /// The solver literal of every AND gate encoded so far, by its operands (smaller first).
+    gates: HashMap<(SatLit, SatLit), SatLit>,
+    /// Inputs the frame being encoded takes as constants (by AIG variable).
+    fixed_inputs: HashMap<u32, bool>,
 }
 
 impl<'a> Unroller<'a> {
@@ -77,6 +86,8 @@ impl<'a> Unroller<'a> {
             next_var: 0,
             true_lit: None,
             init,
+            gates: HashMap::new(),
+            fixed_inputs: HashMap::new(),
         })
     }
 
@@ -130,7 +141,11 @@ impl<'a> Unroller<'a> {
             let node = aig.nodes()[v]; // coi_vars holds only variables of `aig`
             let lit = match node {
                 Node::Const => !t,
-                Node::Input(_) => self.new_var().pos_lit(),
+                Node::Input(_) => match self.fixed_inputs.get(&(v as u32)) {
+                    Some(true) => t,
+                    Some(false) => !t,
+                    None => self.new_var().pos_lit(),
+                },
                 Node::Latch(i) => {
                     let latch = aig
                         .latches
@@ -158,7 +173,51 @@ impl<'a> Unroller<'a> {
         Ok(k)
     }
 
-    /// Tseitin encoding of `la ∧ lb`, folding constants and trivial cases.
+    /// Encodes the next frame, in which every literal of `constraints` must hold, and
+    /// returns its index. An input that one constraint fixes on its own in this frame (the
+    /// constraint is that input, or its negation, once the frame's constants are folded: a
+    /// reset held in the first cycle) is encoded as that constant, and the frame again with
+    /// it, so that the logic it drives folds too. The caller still asserts the constraints.
+    pub fn add_frame_under<S: Solve + ?Sized>(
+        &mut self,
+        solver: &mut S,
+        constraints: &[Lit],
+    ) -> Result<usize, UnrollError> {
+        let mut fixed: HashMap<u32, bool> = HashMap::new();
+        // Each round fixes at least one more input; a few rounds find every chain of them.
+        for _ in 0..FIXING_ROUNDS {
+            self.fixed_inputs = fixed.clone();
+            let k = self.add_frame(solver)?;
+            self.fixed_inputs.clear();
+            let frame = &self.frames[k];
+            let inputs: HashMap<Var, u32> = self
+                .coi_vars
+                .iter()
+                .zip(frame)
+                .filter(|(v, _)| matches!(self.aig.nodes()[**v as usize], Node::Input(_)))
+                .filter(|(v, _)| !fixed.contains_key(v))
+                .map(|(v, l)| (l.var(), *v))
+                .collect();
+            let before = fixed.len();
+            for c in constraints {
+                let l = self.lit(k, *c)?;
+                if let Some(&v) = inputs.get(&l.var()) {
+                    fixed.insert(v, !l.is_neg());
+                }
+            }
+            if fixed.len() == before {
+                return Ok(k);
+            }
+            self.frames.pop();
+        }
+        self.fixed_inputs = fixed;
+        let k = self.add_frame(solver);
+        self.fixed_inputs.clear();
+        k
+    }
+
+    /// Tseitin encoding of `la ∧ lb`, folding constants and trivial cases, and reusing the
+    /// literal of an AND of the same operands encoded before.
     fn encode_and<S: Solve + ?Sized>(
         &mut self,
         solver: &mut S,
@@ -175,7 +234,12 @@ impl<'a> Unroller<'a> {
         if lb == t {
             return Ok(la);
         }
+        let key = if la < lb { (la, lb) } else { (lb, la) };
+        if let Some(&x) = self.gates.get(&key) {
+            return Ok(x);
+        }
         let x = self.new_var().pos_lit();
+        self.gates.insert(key, x);
         solver.add_binary(!x, la).map_err(solver_err)?;
         solver.add_binary(!x, lb).map_err(solver_err)?;
         solver.add_ternary(x, !la, !lb).map_err(solver_err)?;
@@ -226,6 +290,9 @@ impl<'a> Unroller<'a> {
         Ok(Some(v == TernaryVal::True))
     }
 }
+
+/// Most times [`Unroller::add_frame_under`] encodes one frame again with more fixed inputs.
+const FIXING_ROUNDS: usize = 3;
 
 /// Marks variables outside the cone in `Unroller::coi_index`.
 const NOT_IN_COI: u32 = u32::MAX;
@@ -358,6 +425,102 @@ mod tests {
                         assert_eq!(v, Some(want0 ^ (k % 2 == 1)));
                     }
                 }
+            }
+        }
+    }
+
+    /// Two copies of a 3-bit shift register fed by one input, and a third whose middle stage
+    /// is negated: the two equal copies share every frame's literals, the third splits off
+    /// from the frame its changed stage is first read, and the solver still tells them apart.
+    #[test]
+    fn equal_copies_share_their_frames() {
+        let mut g = Aig::new();
+        let x = g.add_input("x");
+        let y = g.add_input("y");
+        let copy = |g: &mut Aig, name: &str, negate_middle: bool| {
+            let regs: Vec<Lit> = (0..3)
+                .map(|i| g.add_latch(format!("{name}{i}"), Reset::Zero))
+                .collect();
+            let first = g.and(x, !y);
+            g.set_next(regs[0], first);
+            let middle = g.and(regs[0], x);
+            g.set_next(regs[1], if negate_middle { !middle } else { middle });
+            let last = g.and(regs[1], !y);
+            g.set_next(regs[2], last);
+            regs
+        };
+        let a = copy(&mut g, "a", false);
+        let b = copy(&mut g, "b", false);
+        let c = copy(&mut g, "c", true);
+        let roots = [a[2], b[2], c[2]];
+        let mut u = Unroller::new(&g, &roots, InitMode::Reset).expect("valid AIG");
+        let mut s = Cadical::new();
+        for _ in 0..5 {
+            u.add_frame(&mut s).expect("encodes");
+        }
+        for k in 0..5 {
+            for i in 0..3 {
+                assert_eq!(
+                    u.lit(k, a[i]).ok(),
+                    u.lit(k, b[i]).ok(),
+                    "frame {k} stage {i}"
+                );
+            }
+        }
+        // c's middle stage differs from frame 1 on, its last stage from frame 2 on.
+        assert_eq!(u.lit(1, a[1]).ok(), u.lit(1, c[1]).ok().map(|l| !l));
+        let differ = |u: &Unroller<'_>, s: &mut Cadical, k: usize| {
+            let (la, lc) = (u.lit(k, a[2]).expect("a"), u.lit(k, c[2]).expect("c"));
+            s.solve_assumps(&[la, !lc]).expect("runs") == SolverResult::Sat
+                || s.solve_assumps(&[!la, lc]).expect("runs") == SolverResult::Sat
+        };
+        assert!(!differ(&u, &mut s, 1));
+        assert!(differ(&u, &mut s, 2));
+    }
+
+    /// A reset input held by a constraint in the first cycle only: two registers with free
+    /// initial values are both cleared by it, so in frame 1 they are the constant 0 (and
+    /// the same literal), in frame 2 free again; without the constraint they stay apart.
+    #[test]
+    fn an_input_a_constraint_fixes_is_a_constant_of_its_frame() {
+        let mut g = Aig::new();
+        let r = g.add_input("r");
+        let x = g.add_input("x");
+        let first = g.add_latch("first", Reset::One);
+        g.set_next(first, Lit::FALSE);
+        let hold = g.or(!first, r);
+        let regs: Vec<Lit> = ["a", "b"]
+            .iter()
+            .map(|name| {
+                let l = g.add_latch(*name, Reset::Free);
+                let toggled = g.xor(l, x);
+                let next = g.and(!r, toggled);
+                g.set_next(l, next);
+                l
+            })
+            .collect();
+        for constrained in [true, false] {
+            let constraints: &[Lit] = if constrained { &[hold] } else { &[] };
+            let mut roots = regs.clone();
+            roots.push(hold);
+            let mut u = Unroller::new(&g, &roots, InitMode::Reset).expect("valid AIG");
+            let mut s = Cadical::new();
+            for _ in 0..3 {
+                let k = u.add_frame_under(&mut s, constraints).expect("encodes");
+                for c in constraints {
+                    s.add_unit(u.lit(k, *c).expect("encoded")).expect("adds");
+                }
+            }
+            let at = |k: usize, l: Lit| u.lit(k, l).expect("encoded");
+            assert_eq!(at(1, regs[0]) == at(1, regs[1]), constrained);
+            // Frame 1 is 0 for both whenever the constraint holds; frame 2 is free.
+            for (k, can_be_one) in [(1, !constrained), (2, true)] {
+                let one = s.solve_assumps(&[at(k, regs[0])]).expect("runs");
+                assert_eq!(one == SolverResult::Sat, can_be_one, "frame {k}");
+            }
+            if constrained {
+                assert_eq!(s.solve_assumps(&[]).expect("runs"), SolverResult::Sat);
+                assert_eq!(u.value(&s, 0, r).expect("model"), Some(true));
             }
         }
     }
