@@ -3,9 +3,9 @@
 //! (`docs/method.md` §7.4), with the stage that answered.
 //!
 //! The schedule `testgen` uses for each mutant is [`Schedule::sliced`]: signal correspondence
-//! first (equivalent mutants are proved at once), BDD reachability (small circuits are
-//! decided whatever the depth of their kills), then BMC up to a bound for the shortest
-//! killing tests, then IC3 for deeper tests and the remaining proofs, and a last slice of
+//! first (equivalent mutants are proved at once), BMC up to a bound for the shortest
+//! killing tests, BDD reachability (small circuits are decided whatever the depth of their
+//! kills), then IC3 for deeper tests and the remaining proofs, and a last slice of
 //! BMC without bound for kills hundreds of frames deep whose frames are easy (random runs
 //! under quiet inputs, for kills behind counters, and the quick induction over mined
 //! clauses, for equivalences that need facts besides equalities, go between a BMC that
@@ -366,9 +366,10 @@ impl Schedule {
 
     /// The schedule for mutants: when `prove`, signal correspondence (a fifth of the time;
     /// it stops as soon as it can no longer prove the mutant, and the IC3 stage finishes it
-    /// for its seeds),
-    /// BDD reachability (a quarter of what is left; it decides small circuits at any depth
-    /// and gives up at once on large ones), then BMC to `bound` (half of what is left), random
+    /// for its seeds), BMC to `bound` while its frames are cheap (half of what is left: the
+    /// shortest kills, in milliseconds on most products), BDD reachability (a quarter of
+    /// what is left; it decides small circuits at any depth, and on a product of a few
+    /// hundred latches may take all its slice to find its BDDs too large), random
     /// runs under sparse stimuli up to [`SPARSE_FRAMES`] deep (only when BMC covered its
     /// bound, so that they never stand in for a shorter kill), the given tests continued
     /// past their end up to [`RETRY_SPARSE_FRAMES`] deep (once BMC covered at least half its
@@ -387,11 +388,11 @@ impl Schedule {
                     stop_when_unprovable: true,
                     ..Scorr::default()
                 }),
-                Stage::Reach(Reach::default()),
                 Stage::CheapBmc {
                     bound,
                     frame_conflicts: SHORT_BMC_FRAME_CONFLICTS,
                 },
+                Stage::Reach(Reach::default()),
                 Stage::Simulate {
                     frames: SPARSE_FRAMES,
                 },
@@ -405,7 +406,7 @@ impl Schedule {
                     frame_conflicts: DEEP_BMC_FRAME_CONFLICTS,
                 },
             ],
-            shares: vec![0.2, 0.25, 0.5, 1.0, 1.0, QUICK_HOUDINI_SHARE, 0.85, 1.0],
+            shares: vec![0.2, 0.5, 0.25, 1.0, 1.0, QUICK_HOUDINI_SHARE, 0.85, 1.0],
             seeded: true,
         }
     }
@@ -773,7 +774,7 @@ mod tests {
         assert!(plain.stages.iter().all(|s| s.name() != "simulation"));
         assert_eq!(
             plain.shares,
-            [0.2, 0.25, 0.5, QUICK_HOUDINI_SHARE, 0.85, 1.0]
+            [0.2, 0.5, 0.25, QUICK_HOUDINI_SHARE, 0.85, 1.0]
         );
         // Without proofs: BMC alone.
         let s = Schedule::sliced(10, false);
