@@ -125,9 +125,10 @@ pub const HOUDINI_SHARE: f64 = 0.25;
 /// use ([`Schedule::sliced`]).
 pub const QUICK_HOUDINI_SHARE: f64 = 0.4;
 
-/// Nodes one BDD may have in the BDD stage of [`Schedule::bdd_then_ic3`]: lower than
-/// [`crate::reach::REACH_NODE_LIMIT`], so that a circuit whose BDDs blow up hands over to
-/// IC3 soon.
+/// Nodes one BDD may have in the BDD stages of [`Schedule::bdd_then_ic3`] and of
+/// [`Schedule::sliced`]: lower than [`crate::reach::REACH_NODE_LIMIT`], so that a circuit
+/// whose BDDs blow up hands over to the next engine soon (a mutant's last try,
+/// [`Schedule::last_try`], has the full limit).
 pub const SEQUENCE_REACH_NODES: usize = 100_000;
 
 /// How long IC3 runs before BDD reachability in [`Schedule::bdd_then_ic3`]: problems IC3
@@ -368,8 +369,8 @@ impl Schedule {
     /// it stops as soon as it can no longer prove the mutant, and the IC3 stage finishes it
     /// for its seeds), BMC to `bound` while its frames are cheap (half of what is left: the
     /// shortest kills, in milliseconds on most products), BDD reachability (a quarter of
-    /// what is left; it decides small circuits at any depth, and on a product of a few
-    /// hundred latches may take all its slice to find its BDDs too large), random
+    /// what is left, BDDs of at most [`SEQUENCE_REACH_NODES`]; it decides small circuits at
+    /// any depth), random
     /// runs under sparse stimuli up to [`SPARSE_FRAMES`] deep (only when BMC covered its
     /// bound, so that they never stand in for a shorter kill), the given tests continued
     /// past their end up to [`RETRY_SPARSE_FRAMES`] deep (once BMC covered at least half its
@@ -392,7 +393,10 @@ impl Schedule {
                     bound,
                     frame_conflicts: SHORT_BMC_FRAME_CONFLICTS,
                 },
-                Stage::Reach(Reach::default()),
+                Stage::Reach(Reach {
+                    node_limit: SEQUENCE_REACH_NODES,
+                    ..Reach::default()
+                }),
                 Stage::Simulate {
                     frames: SPARSE_FRAMES,
                 },
