@@ -1,5 +1,5 @@
 //! Development driver: `cargo run --release -p hypermut-prove --example prove_file -- FILE
-//! [ic3|bmc|cheapbmc|kind|portfolio|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
+//! [ic3|bmc|cheapbmc|kind|portfolio|sliced|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
 
 use std::time::{Duration, Instant};
 
@@ -11,7 +11,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
         eprintln!(
-            "usage: prove_file FILE [ic3|bmc|cheapbmc|kind|portfolio|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]"
+            "usage: prove_file FILE [ic3|bmc|cheapbmc|kind|portfolio|sliced|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]"
         );
         std::process::exit(1);
     };
@@ -67,6 +67,13 @@ fn main() {
         }
         "quickhoudini" => {
             Houdini::quick().check_limited(&aig, &hypermut_prove::Limits::timeout(timeout))
+        }
+        // The first try's schedule of `testgen` (bound 20); prints the stage that answered.
+        "sliced" => {
+            let s = hypermut_prove::schedule::Schedule::sliced(20, true);
+            let run = s.run(&aig, &hypermut_prove::Limits::timeout(timeout));
+            eprintln!("stage {:?}", s.stage_name(run.stage));
+            run.verdict
         }
         "sequence" => hypermut_prove::schedule::Schedule::bdd_then_ic3()
             .check_limited(&aig, &hypermut_prove::Limits::timeout(timeout)),
