@@ -64,8 +64,6 @@ pub struct Unroller<'a> {
     init: InitMode,
     /// The solver literal of every AND gate encoded so far, by its operands (smaller first).
     gates: HashMap<(SatLit, SatLit), SatLit>,
-    /// Inputs the frame being encoded takes as constants (by AIG variable).
-    fixed_inputs: HashMap<u32, bool>,
 }
 
 impl<'a> Unroller<'a> {
@@ -87,7 +85,6 @@ impl<'a> Unroller<'a> {
             true_lit: None,
             init,
             gates: HashMap::new(),
-            fixed_inputs: HashMap::new(),
         })
     }
 
@@ -132,6 +129,15 @@ impl<'a> Unroller<'a> {
 
     /// Encodes the next frame and returns its index.
     pub fn add_frame<S: Solve + ?Sized>(&mut self, solver: &mut S) -> Result<usize, UnrollError> {
+        self.push_frame(solver, &HashMap::new())
+    }
+
+    /// Encodes the next frame with the inputs of `fixed` (by AIG variable) as constants.
+    fn push_frame<S: Solve + ?Sized>(
+        &mut self,
+        solver: &mut S,
+        fixed: &HashMap<u32, bool>,
+    ) -> Result<usize, UnrollError> {
         let k = self.frames.len();
         let t = self.true_lit(solver)?;
         let aig = self.aig;
@@ -141,7 +147,7 @@ impl<'a> Unroller<'a> {
             let node = aig.nodes()[v]; // coi_vars holds only variables of `aig`
             let lit = match node {
                 Node::Const => !t,
-                Node::Input(_) => match self.fixed_inputs.get(&(v as u32)) {
+                Node::Input(_) => match fixed.get(&(v as u32)) {
                     Some(true) => t,
                     Some(false) => !t,
                     None => self.new_var().pos_lit(),
@@ -184,36 +190,44 @@ impl<'a> Unroller<'a> {
         constraints: &[Lit],
     ) -> Result<usize, UnrollError> {
         let mut fixed: HashMap<u32, bool> = HashMap::new();
+        let mut k = self.push_frame(solver, &fixed)?;
         // Each round fixes at least one more input; a few rounds find every chain of them.
         for _ in 0..FIXING_ROUNDS {
-            self.fixed_inputs = fixed.clone();
-            let k = self.add_frame(solver)?;
-            self.fixed_inputs.clear();
-            let frame = &self.frames[k];
-            let inputs: HashMap<Var, u32> = self
-                .coi_vars
-                .iter()
-                .zip(frame)
-                .filter(|(v, _)| matches!(self.aig.nodes()[**v as usize], Node::Input(_)))
-                .filter(|(v, _)| !fixed.contains_key(v))
-                .map(|(v, l)| (l.var(), *v))
-                .collect();
-            let before = fixed.len();
-            for c in constraints {
-                let l = self.lit(k, *c)?;
-                if let Some(&v) = inputs.get(&l.var()) {
-                    fixed.insert(v, !l.is_neg());
-                }
+            let found = self.inputs_fixed_by(k, constraints)?;
+            if found.is_empty() {
+                break;
             }
-            if fixed.len() == before {
-                return Ok(k);
-            }
+            fixed.extend(found);
             self.frames.pop();
+            k = self.push_frame(solver, &fixed)?;
         }
-        self.fixed_inputs = fixed;
-        let k = self.add_frame(solver);
-        self.fixed_inputs.clear();
-        k
+        Ok(k)
+    }
+
+    /// The inputs of frame `k` (not already constants) that a literal of `constraints` is,
+    /// with the value it gives them.
+    fn inputs_fixed_by(
+        &self,
+        k: usize,
+        constraints: &[Lit],
+    ) -> Result<Vec<(u32, bool)>, UnrollError> {
+        let inputs: HashMap<Var, u32> = self
+            .coi_vars
+            .iter()
+            .zip(&self.frames[k])
+            .filter(|(v, _)| matches!(self.aig.nodes()[**v as usize], Node::Input(_)))
+            // An input fixed before is the constant, not a variable of its own.
+            .filter(|(_, l)| self.true_lit.map(|t| t.var()) != Some(l.var()))
+            .map(|(v, l)| (l.var(), *v))
+            .collect();
+        let mut found = Vec::new();
+        for c in constraints {
+            let l = self.lit(k, *c)?;
+            if let Some(&v) = inputs.get(&l.var()) {
+                found.push((v, !l.is_neg()));
+            }
+        }
+        Ok(found)
     }
 
     /// Tseitin encoding of `la ∧ lb`, folding constants and trivial cases, and reusing the
