@@ -1,5 +1,5 @@
 //! Development driver: `cargo run --release -p hypermut-prove --example prove_file -- FILE
-//! [ic3|bmc|cheapbmc|kind|portfolio|sliced|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
+//! [ic3|seeded|bmc|cheapbmc|kind|portfolio|sliced|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
 
 use std::time::{Duration, Instant};
 
@@ -11,7 +11,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
         eprintln!(
-            "usage: prove_file FILE [ic3|bmc|cheapbmc|kind|portfolio|sliced|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]"
+            "usage: prove_file FILE [ic3|seeded|bmc|cheapbmc|kind|portfolio|sliced|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]"
         );
         std::process::exit(1);
     };
@@ -90,8 +90,18 @@ fn main() {
             }
             Scorr::default().check_limited(&aig, &limits)
         }
+        // IC3 (with the option overrides below) seeded with the latch equalities signal
+        // correspondence proves, as the schedules' IC3 stages start.
         _ => {
             let mut e = Ic3::new(timeout);
+            if engine == "seeded" {
+                let limits = hypermut_prove::Limits::timeout(timeout);
+                if let Ok(c) = Scorr::default().correspondence(&aig, &limits) {
+                    let seeds = c.latch_clauses(&aig);
+                    eprintln!("{} seed clauses", seeds.len());
+                    e = e.with_lemmas(seeds);
+                }
+            }
             // Experiments: HYPERMUT_IC3_OPTS="ctg=0,max_ctgs=3,ctg_depth=1,mic=3,lift=1,full=0"
             if let Ok(opts) = std::env::var("HYPERMUT_IC3_OPTS") {
                 for kv in opts.split(',') {

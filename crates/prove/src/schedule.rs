@@ -105,6 +105,12 @@ pub enum Stage {
     Explore,
     /// IC3/PDR with the given options (complete).
     Ic3(Ic3Options),
+    /// IC3/PDR from nothing: without the lemmas earlier stages carried, even in a seeded
+    /// schedule (seeds change IC3's way through a problem, and neither way wins everywhere:
+    /// a short unseeded run before a seeded one catches the problems seeds slow down,
+    /// `docs/method.md` §7.4). Complete; it hands nothing on. Left out on circuits without
+    /// latches, where a later IC3 stage would ask the same question again.
+    Unseeded(Ic3Options),
     /// BDD reachability (complete while its BDDs stay small; gives up at once on circuits
     /// with many latches). Without a deadline it stops after [`UNTIMED_REACH_CAP`].
     Reach(Reach),
@@ -120,6 +126,10 @@ pub enum Stage {
 /// The share of a last try's time left that induction over mined clauses may use
 /// ([`Schedule::last_try`]).
 pub const HOUDINI_SHARE: f64 = 0.25;
+
+/// The share of a last try's time left that IC3 from nothing may use before IC3 starts
+/// from the carried lemmas ([`Schedule::last_try`], [`Stage::Unseeded`]).
+pub const UNSEEDED_IC3_SHARE: f64 = 0.25;
 
 /// The share of a first try's time left that the quick induction over mined clauses may
 /// use ([`Schedule::sliced`]).
@@ -157,7 +167,7 @@ impl Stage {
             Stage::Scorr(_) => "scorr",
             Stage::Houdini(_) => "houdini",
             Stage::Bmc { .. } | Stage::CheapBmc { .. } => "bmc",
-            Stage::Ic3(_) => "ic3",
+            Stage::Ic3(_) | Stage::Unseeded(_) => "ic3",
             Stage::Reach(_) => "bdd",
             Stage::Simulate { .. } => "simulation",
             Stage::Continue { .. } => "continued",
@@ -174,7 +184,7 @@ impl Stage {
     /// again; `docs/method.md` §7.9).
     fn on_stateless(&self) -> Option<&Stage> {
         match self {
-            Stage::Reach(_) => None,
+            Stage::Reach(_) | Stage::Unseeded(_) => None,
             Stage::Capped { stage, .. } if matches!(**stage, Stage::Ic3(_)) => Some(stage),
             other => Some(other),
         }
@@ -268,6 +278,12 @@ impl Stage {
                 }
                 .check_limited(aig, limits)
             }
+            Stage::Unseeded(options) => Ic3 {
+                options: options.clone(),
+                time_limit: None,
+                lemmas: Vec::new(),
+            }
+            .check_limited(aig, limits),
             Stage::Reach(reach) => {
                 let mut capped = limits.clone();
                 if capped.deadline.is_none() {
@@ -418,7 +434,8 @@ impl Schedule {
     /// The schedule of a last try on a mutant that shorter tries left open: signal
     /// correspondence, induction over mined clauses ([`HOUDINI_SHARE`]; 0.3–1.5 s on
     /// products of 3,000–5,000 gates, so paid only by the hardest mutants), BDD
-    /// reachability, IC3 (60 % of what is left), random runs under sparse stimuli up to
+    /// reachability, IC3 from nothing ([`UNSEEDED_IC3_SHARE`]), IC3 from the carried lemmas
+    /// (60 % of what is left), random runs under sparse stimuli up to
     /// [`RETRY_SPARSE_FRAMES`] deep, coverage-guided exploration (80 % of what is left:
     /// kills behind long sequences of right moves), then BMC without bound and without a
     /// conflict limit per frame for the rest. The hard middle frames of a
@@ -431,6 +448,7 @@ impl Schedule {
                 Stage::Scorr(Scorr::default()),
                 Stage::Houdini(Houdini::default()),
                 Stage::Reach(Reach::default()),
+                Stage::Unseeded(Ic3Options::default()),
                 Stage::Ic3(Ic3Options::default()),
                 Stage::Simulate {
                     frames: RETRY_SPARSE_FRAMES,
@@ -441,7 +459,16 @@ impl Schedule {
                     frame_conflicts: u32::MAX,
                 },
             ],
-            shares: vec![0.2, HOUDINI_SHARE, 0.25, 0.6, 1.0, 0.8, 1.0],
+            shares: vec![
+                0.2,
+                HOUDINI_SHARE,
+                0.25,
+                UNSEEDED_IC3_SHARE,
+                0.6,
+                1.0,
+                0.8,
+                1.0,
+            ],
             seeded: true,
         }
     }
@@ -591,7 +618,7 @@ impl Schedule {
             };
             let bmc_gave_up = bounded_bmc_gave_up(stage, &last.verdict);
             short_kills_tried |= bmc_gave_up.is_some_and(|(reason, b)| covers_half(reason, b));
-            short_kills_searched |= matches!(stage, Stage::Ic3(_))
+            short_kills_searched |= matches!(stage, Stage::Ic3(_) | Stage::Unseeded(_))
                 || bmc_gave_up.is_some_and(|(reason, b)| searched_whole_bound(reason, b));
             if !matches!(last.verdict, Verdict::Unknown(_)) {
                 break;
@@ -761,7 +788,7 @@ mod tests {
             deep.run(&counter(true), &Limits::none()).verdict,
             Verdict::Unknown(_)
         ));
-        // The unseeded schedule (a mutant's second try) answers alike.
+        // The unseeded schedule answers alike.
         let s = without_bdd(Schedule::sliced(3, true)).unseeded();
         assert!(!s.seeded);
         assert!(matches!(
@@ -811,6 +838,43 @@ mod tests {
             let r = s.run_seeded(&counter(true), &Limits::none(), &seeds);
             assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         }
+    }
+
+    /// An unseeded IC3 stage in a seeded schedule decides by itself whatever the seeds
+    /// (the kill at depth 7, a proof whose certificate checks), under the name `ic3`; on a
+    /// circuit without latches it is left out and the seeded stage after it answers. The
+    /// last try has one, before its seeded IC3.
+    #[test]
+    fn an_unseeded_stage_answers_alone_and_is_left_out_without_latches() {
+        let s = Schedule {
+            stages: vec![
+                Stage::Unseeded(Ic3Options::default()),
+                Stage::Ic3(Ic3Options::default()),
+            ],
+            shares: vec![1.0, 1.0],
+            seeded: true,
+        };
+        let safe = counter(false);
+        let lit = |k: usize| safe.latches[k].lit;
+        let seeds = vec![vec![!lit(3)], vec![lit(0)], vec![lit(1), !lit(2)]];
+        let r = s.run_seeded(&safe, &Limits::none(), &seeds);
+        let Verdict::Safe(cert) = &r.verdict else {
+            panic!("{:?}", r.verdict);
+        };
+        assert_eq!((r.stage, s.stage_name(r.stage)), (Some(0), Some("ic3")));
+        crate::certificate::check_certificate(&safe, cert).expect("the invariant checks");
+        let r = s.run_seeded(&counter(true), &Limits::none(), &seeds);
+        assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+        assert_eq!(r.stage, Some(0));
+        for reachable in [true, false] {
+            let r = s.run(&two_input_check(reachable), &Limits::none());
+            assert_eq!(r.stage, Some(1), "{:?}", r.verdict);
+            assert_eq!(matches!(r.verdict, Verdict::Unsafe(_)), reachable);
+        }
+        let last = Schedule::last_try();
+        let at = |f: fn(&Stage) -> bool| last.stages.iter().position(f);
+        let unseeded = at(|s| matches!(s, Stage::Unseeded(_)));
+        assert!(unseeded.is_some() && unseeded < at(|s| matches!(s, Stage::Ic3(_))));
     }
 
     /// A lock of 20 one-bit digits, one taken every fourth frame (the code is a parity
@@ -997,7 +1061,8 @@ mod tests {
 
     /// What correspondence cannot prove (a mutant that differs only in an unreachable
     /// state), the first and the last try prove by induction over mined clauses, before
-    /// IC3; the second try, which has no such stage, by IC3.
+    /// IC3; the retried schedule (the search across mutants), which has no such stage, by
+    /// IC3.
     #[test]
     fn the_first_and_last_tries_prove_by_mined_clauses() {
         let g = crate::testutil::unreachable_state_mutant();

@@ -199,7 +199,8 @@ pub struct Decider<'a> {
     model: &'a Model,
     options: DecideOptions,
     schedule: Schedule,
-    /// The schedule of a mutant's second try ([`Decider::decide_again`]).
+    /// The schedule of the search across a site's open mutants (`docs/method.md` §7.10):
+    /// IC3 from nothing, no bounded BMC (the first try did it).
     retry: Schedule,
     /// The schedule of a mutant's last try.
     last: Schedule,
@@ -263,17 +264,15 @@ impl<'a> Decider<'a> {
         self.decide_with(m, Some(self.first_try(timeout)))
     }
 
-    /// A later try on a mutant that the earlier ones left unknown, the engines limited to
-    /// `timeout`: IC3 from nothing and no bounded BMC (done already) in the second try, so
-    /// that it does not repeat the first; the last try's schedule ([`Schedule::last_try`])
-    /// ends with BMC that searches hard frames in full (`docs/method.md` §7.4). Random
-    /// simulation runs deeper than the BMC bound here: the first try's BMC found no shorter
-    /// kill.
-    pub fn decide_again(&self, m: &Mutant, timeout: Duration, last: bool) -> Decision {
-        let schedule = if last { &self.last } else { &self.retry };
+    /// The last try on a mutant that its first try left unknown, the engines limited to
+    /// `timeout` (all the time it has left): the last try's schedule
+    /// ([`Schedule::last_try`]), which ends with BMC that searches hard frames in full
+    /// (`docs/method.md` §7.4). Random simulation runs deeper than the BMC bound here: the
+    /// first try's BMC found no shorter kill.
+    pub fn decide_again(&self, m: &Mutant, timeout: Duration) -> Decision {
         let engines = Engines {
             within: timeout,
-            schedule,
+            schedule: &self.last,
             random_frames: self.options.bound.max(DEEP_RANDOM_FRAMES),
             pooled_lemmas: false,
             continued_tests: self.options.replay,

@@ -219,8 +219,8 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
             .collect()
     });
     let deferred = deferred.into_inner().unwrap_or_else(|p| p.into_inner());
-    // Later passes: the pool's tests, then another try of the engines, each try twice as long
-    // as the one before and the last with all the time left; last, one more replay.
+    // Later passes: the pool's tests, then the engines' last try with all the time left
+    // (a deferred mutant first gets a first try); last, one more replay.
     let mut new_records = Vec::new();
     let mut open: Vec<(&Mutant, Box<Decision>)> = Vec::new();
     for r in decided {
@@ -266,17 +266,14 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
                         if left.is_zero() || first >= timeout {
                             return Err((m, before, true));
                         }
-                        // Each try twice as long as the one before; the last try gets all
-                        // that is left: a kill or proof that needs one long run is not cut
-                        // into restarts that each fall short.
-                        let n = tries.get(&m.id).copied().unwrap_or(1);
-                        let last = n + 1 >= TRIES;
-                        let mut d = if n == 0 {
-                            decider.decide_within(m, left.min(first))
+                        // A deferred mutant's first try is as long as the first pass's;
+                        // the last try gets all that is left: a kill or proof that needs
+                        // one long run is not cut into restarts that each fall short.
+                        let last = tries.get(&m.id).copied().unwrap_or(1) >= 1;
+                        let mut d = if last {
+                            decider.decide_again(m, left)
                         } else {
-                            let twice = first.saturating_mul(1 << n.min(16));
-                            let within = if last { left } else { left.min(twice) };
-                            decider.decide_again(m, within, last)
+                            decider.decide_within(m, left.min(first))
                         };
                         d.record.millis += before.record.millis;
                         if d.record.outcome == MutantVerdict::Unknown {
@@ -487,19 +484,16 @@ pub(crate) fn search_across<'m>(
 /// The fewest open mutants searched across: one alone is tried on its own product.
 pub const ACROSS_AT_LEAST: usize = 2;
 
-/// The engines' time limit of the first pass over the mutants: an eighth of `timeout` (at
+/// The engines' time limit of the first pass over the mutants: a quarter of `timeout` (at
 /// least [`FIRST_PASS_MIN`]) when `tries` (the tests are replayed on other mutants and IC3
 /// runs: a later try may decide what an earlier one did not), else all of it.
 pub fn first_pass(timeout: Duration, tries: bool) -> Duration {
     if tries {
-        (timeout / 8).max(FIRST_PASS_MIN).min(timeout)
+        (timeout / 4).max(FIRST_PASS_MIN).min(timeout)
     } else {
         timeout
     }
 }
-
-/// How many times at most the engines try one mutant (the first pass included).
-pub const TRIES: usize = 3;
 
 /// The shortest first pass (shorter time limits get one pass).
 pub const FIRST_PASS_MIN: Duration = Duration::from_secs(2);

@@ -29,7 +29,8 @@ pub enum Across {
 
 impl Decider<'_> {
     /// Searches the product of the meta-mutant of `open` for a kill for at most `within`:
-    /// random runs as deep as [`DEEP_RANDOM_FRAMES`], then the schedule of a second try. A
+    /// random runs as deep as [`DEEP_RANDOM_FRAMES`], then the first try's schedule without
+    /// bounded BMC and with IC3 from nothing. A
     /// kill found (its witness checked on the product) joins the pool under the weakest class
     /// until a mutant's own replay classifies it.
     pub fn kill_any(&self, open: &[&Mutant], within: Duration) -> Result<Across> {

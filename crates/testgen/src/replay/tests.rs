@@ -356,7 +356,7 @@ fn a_later_try_kills_a_deep_sibling_with_a_continued_test() {
     assert_eq!(first.outcome, MutantVerdict::Killed);
     assert!(first.depth.is_some_and(|d| d < 20), "{first:?}");
     let at_once = std::time::Duration::from_millis(1);
-    let d = decider.decide_again(deep, at_once, false);
+    let d = decider.decide_again(deep, at_once);
     let r = &d.record;
     assert_eq!(r.outcome, MutantVerdict::Killed, "{}", r.reason);
     assert_eq!(r.engine.as_deref(), Some("continued"));
@@ -371,7 +371,7 @@ fn a_later_try_kills_a_deep_sibling_with_a_continued_test() {
         },
     );
     assert_eq!(
-        without.decide_again(deep, at_once, false).record.outcome,
+        without.decide_again(deep, at_once).record.outcome,
         MutantVerdict::Unknown
     );
 }
