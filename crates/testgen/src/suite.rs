@@ -2,6 +2,8 @@
 //! through the meta-mutant, prefix removal, greedy set cover, weak killing, and `suite.json`
 //! (`docs/method.md` §9.2–§9.5, `docs/formats.md` §6).
 
+use std::collections::BTreeMap;
+
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -154,18 +156,14 @@ pub fn build_suite(
         ));
     }
     let stimuli: Vec<_> = tests.iter().map(|(_, t)| stimulus(t)).collect();
-    let replays: Vec<Vec<Kill>> = stimuli
-        .par_iter()
-        .map(|s| circuit.replay(s, &codes))
-        .collect::<Result<_, _>>()
-        .map_err(|e| Error::from(e).context("replaying the tests on the meta-mutant"))?;
+    let kept = remove_prefixes(&stimuli);
+    let replays = replay_all(&circuit, &stimuli, &kept, &codes)?;
     let dense: Vec<Vec<bool>> = replays
         .iter()
         .map(|row| columns.iter().map(|&c| row[c].strong).collect())
         .collect();
     let matrix = KillMatrix::from_dense(columns.len(), &dense);
     let all: Vec<usize> = (0..tests.len()).collect();
-    let kept = remove_prefixes(&stimuli);
     let minimised = greedy_set_cover(&matrix, &kept);
     let killed = matrix.killed(&all);
     let column_id = |c: usize| chosen[columns[c]].id;
@@ -230,6 +228,42 @@ pub fn build_suite(
     };
     out.write_json("suite.json", &report)?;
     Ok(report)
+}
+
+/// The kills of every test in `stimuli` on the mutants `codes` of `circuit`, per test: one
+/// run per test of `kept` (the tests no other test extends, [`remove_prefixes`]), whose
+/// prefixes give the rows of the tests it extends (most tests are a pooled test cut at
+/// another depth).
+fn replay_all(
+    circuit: &MetaCircuit,
+    stimuli: &[Vec<BTreeMap<String, String>>],
+    kept: &[usize],
+    codes: &[usize],
+) -> Result<Vec<Vec<Kill>>> {
+    // Per run, the test replayed and the tests it extends (itself included); every test
+    // extends some kept one, else it gets a run of its own.
+    let mut runs: Vec<(usize, Vec<usize>)> = kept.iter().map(|&k| (k, Vec::new())).collect();
+    for (t, s) in stimuli.iter().enumerate() {
+        match kept.iter().position(|&k| stimuli[k].starts_with(s)) {
+            Some(owner) => runs[owner].1.push(t),
+            None => runs.push((t, vec![t])),
+        }
+    }
+    let replayed: Vec<Vec<Vec<Kill>>> = runs
+        .par_iter()
+        .map(|(k, ts)| {
+            let lengths: Vec<usize> = ts.iter().map(|&t| stimuli[t].len()).collect();
+            circuit.replay_prefixes(&stimuli[*k], codes, &lengths)
+        })
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| Error::from(e).context("replaying the tests on the meta-mutant"))?;
+    let mut rows: Vec<Vec<Kill>> = vec![Vec::new(); stimuli.len()];
+    for ((_, ts), run) in runs.iter().zip(replayed) {
+        for (&t, row) in ts.iter().zip(run) {
+            rows[t] = row;
+        }
+    }
+    Ok(rows)
 }
 
 /// The suite's lines of the testgen summary.

@@ -114,29 +114,57 @@ impl MetaCircuit {
         stimulus: &[BTreeMap<String, String>],
         codes: &[usize],
     ) -> Result<Vec<Kill>, HyperError> {
+        let mut rows = self.replay_prefixes(stimulus, codes, &[stimulus.len()])?;
+        Ok(rows.pop().unwrap_or_default())
+    }
+
+    /// [`MetaCircuit::replay`] of the prefixes of `stimulus` with the given numbers of frames
+    /// (each at most its length), in one run: per length, per code, the kills of that
+    /// prefix. Tests that are prefixes of a longer one cost no run of their own.
+    pub fn replay_prefixes(
+        &self,
+        stimulus: &[BTreeMap<String, String>],
+        codes: &[usize],
+        lengths: &[usize],
+    ) -> Result<Vec<Vec<Kill>>, HyperError> {
         if let Some(bad) = codes.iter().find(|c| **c == 0 || **c > self.mutants) {
             return Err(HyperError::Replay(format!(
                 "selector code {bad} names no mutant (1..={})",
                 self.mutants
             )));
         }
+        if let Some(long) = lengths.iter().find(|n| **n > stimulus.len()) {
+            return Err(HyperError::Replay(format!(
+                "a prefix of {long} frames of a test of {} frames",
+                stimulus.len()
+            )));
+        }
         let inputs = self.input_words(stimulus)?;
-        let mut kills = Vec::with_capacity(codes.len());
+        let mut rows = vec![Vec::with_capacity(codes.len()); lengths.len()];
         for chunk in codes.chunks(LANES - 1) {
-            let (strong, weak) = self.simulate(&inputs, chunk);
-            for lane in 1..=chunk.len() {
-                kills.push(Kill {
-                    strong: (strong >> lane) & 1 == 1,
-                    weak: (weak >> lane) & 1 == 1,
-                });
+            let after = self.simulate(&inputs, chunk);
+            for (row, &n) in rows.iter_mut().zip(lengths) {
+                // After the run stopped early nothing changes any more.
+                let (strong, weak) = n
+                    .min(after.len())
+                    .checked_sub(1)
+                    .and_then(|i| after.get(i).copied())
+                    .unwrap_or((0, 0));
+                for lane in 1..=chunk.len() {
+                    row.push(Kill {
+                        strong: (strong >> lane) & 1 == 1,
+                        weak: (weak >> lane) & 1 == 1,
+                    });
+                }
             }
         }
-        Ok(kills)
+        Ok(rows)
     }
 
-    /// One pass: lane 0 runs the original, lane `j` the mutant `chunk[j - 1]`. Returns the
-    /// lanes killed strongly and weakly.
-    fn simulate(&self, inputs: &[Vec<u64>], chunk: &[usize]) -> (u64, u64) {
+    /// One pass: lane 0 runs the original, lane `j` the mutant `chunk[j - 1]`. Returns, after
+    /// each frame run, the lanes killed strongly and weakly so far (fewer entries than frames
+    /// when every lane was decided early).
+    fn simulate(&self, inputs: &[Vec<u64>], chunk: &[usize]) -> Vec<(u64, u64)> {
         let aig = &self.blasted.aig;
         let mut state: Vec<u64> = aig
             .latches
@@ -175,6 +203,7 @@ impl MetaCircuit {
             }
         };
         let (mut alive, mut strong, mut weak) = (used, 0u64, 0u64);
+        let mut after = Vec::with_capacity(inputs.len());
         for ins in inputs {
             for (v, node) in aig.nodes().iter().enumerate() {
                 let x = match *node {
@@ -210,6 +239,7 @@ impl MetaCircuit {
             strong |= alive & (blocked_diff | (both_ok & out_diff));
             weak |= alive & (blocked_diff | (both_ok & (out_diff | latch_diff)));
             alive &= both_ok;
+            after.push((strong, weak));
             // Done when every mutant lane is decided: killed both ways, or out of the run.
             let open = alive & !(strong & weak) & !1;
             if open == 0 {
@@ -217,6 +247,6 @@ impl MetaCircuit {
             }
             state = aig.latches.iter().map(|l| lit(&values, l.next)).collect();
         }
-        (strong, weak)
+        after
     }
 }

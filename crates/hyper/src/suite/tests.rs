@@ -183,6 +183,19 @@ fn meta_replay_matches_interpreter(sys: &System, runs: usize, steps: usize) {
                 kills += usize::from(expect);
             }
         }
+        // The prefixes replayed in the same run kill what the interpreter says each kills.
+        let lengths = [0, 1, steps / 2, steps];
+        let rows = circuit
+            .replay_prefixes(&stim, &codes, &lengths)
+            .expect("replay of prefixes");
+        assert_eq!(rows.last(), Some(&got));
+        for (row, &n) in rows.iter().zip(&lengths) {
+            for (m, k) in ms.iter().zip(row) {
+                if let Some(expect) = interp_kill(sys, m, &stim[..n]) {
+                    assert_eq!(k.strong, expect, "mutant {} over {n} frames", m.id);
+                }
+            }
+        }
     }
     assert!(kills > 0, "random stimuli kill some mutant");
 }
@@ -210,6 +223,8 @@ fn replay_rejects_unknown_inputs_and_codes() {
     assert!(c.replay(&[frame], &[1]).is_err());
     assert!(c.replay(&[], &[0]).is_err());
     assert!(c.replay(&[], &[ms.len() + 1]).is_err());
+    // A prefix longer than the test is refused.
+    assert!(c.replay_prefixes(&[], &[1], &[1]).is_err());
     // An empty test kills nothing.
     assert!(c
         .replay(&[], &[1, 2])
