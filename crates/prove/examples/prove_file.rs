@@ -97,7 +97,30 @@ fn main() {
             if engine == "seeded" {
                 let limits = hypermut_prove::Limits::timeout(timeout);
                 if let Ok(c) = Scorr::default().correspondence(&aig, &limits) {
-                    let seeds = c.latch_clauses(&aig);
+                    let mut seeds = c.latch_clauses(&aig);
+                    // Experiments: HYPERMUT_SEEDS="FROM,TO" keeps seed clauses FROM..TO and
+                    // prints them (to find the seeds that slow IC3 down by bisection).
+                    if let Ok(r) = std::env::var("HYPERMUT_SEEDS") {
+                        let mut it = r.split(',').filter_map(|x| x.parse::<usize>().ok());
+                        let from = it.next().unwrap_or(0).min(seeds.len());
+                        let to = it.next().unwrap_or(seeds.len()).clamp(from, seeds.len());
+                        seeds = seeds[from..to].to_vec();
+                        for c in &seeds {
+                            let names: Vec<String> = c
+                                .iter()
+                                .map(|l| {
+                                    let n = aig
+                                        .latches
+                                        .iter()
+                                        .find(|x| x.lit == l.positive())
+                                        .map(|x| format!("{}/{:?}", x.name, x.reset))
+                                        .unwrap_or_default();
+                                    format!("{}{n}", if l.is_neg() { "!" } else { "" })
+                                })
+                                .collect();
+                            eprintln!("seed {names:?}");
+                        }
+                    }
                     eprintln!("{} seed clauses", seeds.len());
                     e = e.with_lemmas(seeds);
                 }
