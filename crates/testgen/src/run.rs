@@ -321,18 +321,21 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
     progress.finished();
     let mut records = earlier;
     records.extend(new_records);
-    finish(
-        &Finish {
-            sys: &model.system,
-            mutants: &all,
-            model: &model.name,
-            model_hash: &model.hash,
-            bound: options.decide.bound,
-            weak: options.weak,
-        },
-        &store,
-        records,
-    )
+    // The suite's replays run on the run's threads too (`--jobs`).
+    pool.install(|| {
+        finish(
+            &Finish {
+                sys: &model.system,
+                mutants: &all,
+                model: &model.name,
+                model_hash: &model.hash,
+                bound: options.decide.bound,
+                weak: options.weak,
+            },
+            &store,
+            records,
+        )
+    })
 }
 
 /// The reason of a mutant whose first try was deferred ([`OpenSites`]).
