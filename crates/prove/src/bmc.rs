@@ -246,6 +246,10 @@ pub fn check_bound_fixed(
     let mut u = Unroller::new(aig, &roots(aig, bad), InitMode::Reset)?;
     let mut assumptions = Vec::new();
     for f in 0..=k {
+        // A long test's frames take long to encode: the deadline holds here too.
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(BmcError::Interrupted);
+        }
         add_frame_with_constraints(&mut u, &mut solver, aig)?;
         let values = fixed.get(f).map(Vec::as_slice).unwrap_or(&[]);
         for (input, value) in aig.inputs.iter().zip(values) {
@@ -614,6 +618,12 @@ mod tests {
         assert!(check_bound_fixed(&g, 1, &b_false, None)
             .expect("no error")
             .is_none());
+        // A deadline already passed stops it before any frame is encoded.
+        let past = Some(std::time::Instant::now());
+        assert!(matches!(
+            check_bound_fixed(&g, 1, &both, past),
+            Err(BmcError::Interrupted)
+        ));
     }
 
     #[test]

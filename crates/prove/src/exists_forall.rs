@@ -140,10 +140,16 @@ fn encode<S: Solve>(
     solver: &mut S,
     alloc: &mut Alloc,
     src: &mut dyn Sources,
+    deadline: Option<Instant>,
 ) -> Result<Copy, BmcError> {
     let n = aig.num_vars() as usize;
     let mut frames: Vec<Vec<SatLit>> = Vec::with_capacity(depth + 1);
     for f in 0..=depth {
+        // Hundreds of frames of a large circuit take long to encode: the deadline holds here
+        // too, not only in the solver.
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(BmcError::Interrupted);
+        }
         let mut cur = vec![alloc.constant(false); n];
         for (v, node) in aig.nodes().iter().enumerate() {
             if !coi.get(v).copied().unwrap_or(false) {
@@ -298,7 +304,7 @@ impl ExistsForall<'_> {
         let mut ver = new_solver(deadline);
         let mut va = Alloc::new(&mut ver)?;
         let mut vsrc = Fresh::new(aig, depth);
-        let vcopy = encode(aig, &coi, depth, &mut ver, &mut va, &mut vsrc)?;
+        let vcopy = encode(aig, &coi, depth, &mut ver, &mut va, &mut vsrc, deadline)?;
         for f in 0..=depth {
             for c in &aig.constraints {
                 ver.add_unit(vcopy.lit(f, c.lit)).map_err(sat_err)?;
@@ -317,7 +323,15 @@ impl ExistsForall<'_> {
             values: None,
             own: Fresh::new(aig, depth),
         };
-        let comp = encode(aig, &coi, depth, &mut cand, &mut ca, &mut comp_src)?;
+        let comp = encode(
+            aig,
+            &coi,
+            depth,
+            &mut cand,
+            &mut ca,
+            &mut comp_src,
+            deadline,
+        )?;
         let comp_own = std::mem::take(&mut comp_src.own);
         for f in 0..=depth {
             for (c, keep) in aig.constraints.iter().zip(self.companion) {
@@ -335,7 +349,7 @@ impl ExistsForall<'_> {
                 values: None,
                 own: Fresh::default(),
             };
-            let copy = encode(aig, &coi, depth, &mut cand, &mut ca, &mut src)?;
+            let copy = encode(aig, &coi, depth, &mut cand, &mut ca, &mut src, deadline)?;
             refute(&mut cand, &ca, aig, &copy, depth, bad)?;
         }
 
@@ -389,7 +403,7 @@ impl ExistsForall<'_> {
                 values: Some(&r),
                 own: Fresh::default(),
             };
-            let copy = encode(aig, &coi, depth, &mut cand, &mut ca, &mut src)?;
+            let copy = encode(aig, &coi, depth, &mut cand, &mut ca, &mut src, deadline)?;
             refute(&mut cand, &ca, aig, &copy, depth, bad)?;
         }
     }
@@ -527,6 +541,9 @@ mod tests {
                     brute(&g, &universal, depth),
                     "{universal:?} at {depth}"
                 );
+                // A deadline already passed stops the search before it encodes a frame.
+                let past = Some(std::time::Instant::now());
+                assert!(matches!(q.solve(depth, past), Err(BmcError::Interrupted)));
                 if let Some(w) = found {
                     // The returned outer values keep bad out of reach for every adversary value.
                     for u in [false, true] {
