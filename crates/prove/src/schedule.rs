@@ -280,8 +280,7 @@ impl Stage {
             }
             Stage::Unseeded(options) => Ic3 {
                 options: options.clone(),
-                time_limit: None,
-                lemmas: Vec::new(),
+                ..Ic3::default()
             }
             .check_limited(aig, limits),
             Stage::Reach(reach) => {

@@ -218,7 +218,8 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
             })
             .collect()
     });
-    let deferred = deferred.into_inner().unwrap_or_else(|p| p.into_inner());
+    // The mutants whose first try was deferred and is still owed.
+    let mut deferred = deferred.into_inner().unwrap_or_else(|p| p.into_inner());
     // Later passes: the pool's tests, then the engines' last try with all the time left
     // (a deferred mutant first gets a first try); last, one more replay.
     let mut new_records = Vec::new();
@@ -250,11 +251,6 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
     // sooner, and their tests often kill the site's subtler mutants by replay before those
     // are tried again (`docs/method.md` §7.8).
     let mut open = by_site_coarse_first(open);
-    // The tries each open mutant's engines had: one, none if its first try was deferred.
-    let mut tries: HashMap<usize, usize> = open
-        .iter()
-        .map(|(m, _)| (m.id, usize::from(!deferred.contains(&m.id))))
-        .collect();
     while !open.is_empty() {
         let tried: Vec<Tried> = pool.install(|| {
             open.into_par_iter()
@@ -269,7 +265,7 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
                         // A deferred mutant's first try is as long as the first pass's;
                         // the last try gets all that is left: a kill or proof that needs
                         // one long run is not cut into restarts that each fall short.
-                        let last = tries.get(&m.id).copied().unwrap_or(1) >= 1;
+                        let last = !deferred.contains(&m.id);
                         let mut d = if last {
                             decider.decide_again(m, left)
                         } else {
@@ -294,7 +290,7 @@ pub fn run(model: &Model, options: &Options, progress: &mut dyn Progress) -> Res
                 Ok(rec) => new_records.push(rec),
                 Err((m, d, true)) => last.push((m, d)),
                 Err((m, d, false)) => {
-                    *tries.entry(m.id).or_insert(1) += 1;
+                    deferred.remove(&m.id);
                     open.push((m, d));
                 }
             }
