@@ -19,6 +19,9 @@ pub struct Product {
     /// Latches of the conditional mutant that lie in the mutation's sequential fan-out and are
     /// duplicated.
     pub duplicated_latches: usize,
+    /// Per duplicated latch: its copy A and copy B latch (the pairs an equivalence proof
+    /// by correspondence starts from, `docs/method.md` §7.6).
+    pub twins: Vec<(Lit, Lit)>,
     /// Whether some output lies in the mutation's fan-out (if not, the mutant is equivalent
     /// without any proof search).
     pub observable: bool,
@@ -100,7 +103,8 @@ fn compose(c: &Blasted, selector: &[Lit], b: CopyB) -> Result<Product, HyperErro
         map_a[inp.lit.var() as usize] = l;
         map_b[inp.lit.var() as usize] = l;
     }
-    let (mut shared, mut duplicated) = (0, 0);
+    let mut shared = 0;
+    let mut twins = Vec::new();
     let mut selector_b = Vec::new();
     for l in &g.latches {
         let v = l.lit.var() as usize;
@@ -118,7 +122,7 @@ fn compose(c: &Blasted, selector: &[Lit], b: CopyB) -> Result<Product, HyperErro
         } else if fanout[v] {
             map_a[v] = p.add_latch(format!("A.{}", l.name), l.reset);
             map_b[v] = p.add_latch(format!("B.{}", l.name), l.reset);
-            duplicated += 1;
+            twins.push((map_a[v], map_b[v]));
         } else {
             let s = p.add_latch(l.name.clone(), l.reset);
             map_a[v] = s;
@@ -223,7 +227,8 @@ fn compose(c: &Blasted, selector: &[Lit], b: CopyB) -> Result<Product, HyperErro
         outputs_a,
         outputs_b,
         shared_latches: shared,
-        duplicated_latches: duplicated,
+        duplicated_latches: twins.len(),
+        twins,
         observable,
         selector_b: {
             selector_b.sort_by_key(|(bit, _)| *bit);
@@ -235,7 +240,7 @@ fn compose(c: &Blasted, selector: &[Lit], b: CopyB) -> Result<Product, HyperErro
 #[cfg(test)]
 mod tests {
     use crate::MutantProduct;
-    use hypermut_aig::{simulate, Named};
+    use hypermut_aig::{simulate, Lit, Named};
     use hypermut_mutate::{enumerate, Operator};
     use hypermut_testkit::XorShift64;
 
@@ -320,6 +325,14 @@ mod tests {
         let mp = MutantProduct::build(&sys, m).expect("product");
         let p = &mp.product;
         assert_eq!(p.duplicated_latches, 1, "only par is duplicated");
+        // The twins are copy A's and copy B's latch of par.
+        let name = |l: Lit| {
+            let i = p.aig.latch_index(l).expect("a latch");
+            p.aig.latches[i].name.clone()
+        };
+        let names: Vec<(String, String)> =
+            p.twins.iter().map(|&(a, b)| (name(a), name(b))).collect();
+        assert_eq!(names, [("A.par".to_string(), "B.par".to_string())]);
         assert_eq!(
             p.shared_latches,
             mp.blasted.aig.latches.len() - 2,

@@ -10,6 +10,7 @@ use rustsat::types::{Lit as SatLit, TernaryVal};
 
 use crate::backend::default_solver;
 use crate::limits::Limits;
+use crate::merged::{is_state, merged_state};
 use crate::unroll::{InitMode, UnrollError, Unroller};
 
 /// Evidence that no bad state is reachable.
@@ -270,6 +271,12 @@ fn check_equalities(
         return Err(CertError::EqualityInitiation(open[k].0));
     }
     // Consecution and safety.
+    if pairs
+        .iter()
+        .all(|&(a, b)| is_state(aig, a) && is_state(aig, b))
+    {
+        return check_state_equalities(aig, pairs, bad, limits);
+    }
     let mut solver = default_solver(limits);
     let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
     u.add_frame(&mut solver)?;
@@ -292,6 +299,68 @@ fn check_equalities(
     for i in order {
         let (a, b) = pairs[i];
         let (x, y) = (u.lit(1, a)?, u.lit(1, b)?);
+        if solve(&mut solver, &[x, !y])? || solve(&mut solver, &[!x, y])? {
+            return Err(CertError::EqualityConsecution(i));
+        }
+        solver.add_binary(!x, y).map_err(solver_err)?;
+        solver.add_binary(x, !y).map_err(solver_err)?;
+    }
+    Ok(())
+}
+
+/// Consecution and safety of `pairs`, all over the state (latches and constants), on the
+/// transition function over the merged state ([`merged_state`]): one frame instead of two,
+/// and no SAT call for a pair whose next-state functions are merged by structural hashing.
+fn check_state_equalities(
+    aig: &Aig,
+    pairs: &[(Lit, Lit)],
+    bad: Lit,
+    limits: &Limits,
+) -> Result<(), CertError> {
+    let (comb, map) = merged_state(aig, pairs);
+    let get = |l: Lit| map[l.var() as usize].xor(l.is_neg());
+    let next = |l: Lit| match aig.latch_index(l) {
+        Some(i) => get(aig.latches[i].next).xor(l.is_neg()),
+        None => l,
+    };
+    // What holds in the current state besides the merged pairs: the pairs merging left
+    // (x = ¬x claims) and the constraints.
+    let assumed: Vec<(Lit, Lit)> = pairs
+        .iter()
+        .map(|&(a, b)| (get(a), get(b)))
+        .filter(|(x, y)| x != y)
+        .collect();
+    let constraints: Vec<Lit> = aig.constraints.iter().map(|c| get(c.lit)).collect();
+    let open: Vec<(usize, (Lit, Lit))> = pairs
+        .iter()
+        .enumerate()
+        .map(|(i, &(a, b))| (i, (next(a), next(b))))
+        .filter(|(_, (x, y))| x != y)
+        .collect();
+    let bad = get(bad);
+    if bad == Lit::FALSE && open.is_empty() {
+        return Ok(());
+    }
+    let mut roots = vec![Lit::FALSE, bad];
+    roots.extend(assumed.iter().flat_map(|(x, y)| [*x, *y]));
+    roots.extend(&constraints);
+    roots.extend(open.iter().flat_map(|(_, (x, y))| [*x, *y]));
+    let mut solver = default_solver(limits);
+    let mut u = Unroller::new(&comb, &roots, InitMode::Free)?;
+    u.add_frame(&mut solver)?;
+    for &(a, b) in &assumed {
+        let (x, y) = (u.lit(0, a)?, u.lit(0, b)?);
+        solver.add_binary(!x, y).map_err(solver_err)?;
+        solver.add_binary(x, !y).map_err(solver_err)?;
+    }
+    for &c in &constraints {
+        solver.add_unit(u.lit(0, c)?).map_err(solver_err)?;
+    }
+    if solve(&mut solver, &[u.lit(0, bad)?])? {
+        return Err(CertError::Unsafe);
+    }
+    for (i, (a, b)) in open {
+        let (x, y) = (u.lit(0, a)?, u.lit(0, b)?);
         if solve(&mut solver, &[x, !y])? || solve(&mut solver, &[!x, y])? {
             return Err(CertError::EqualityConsecution(i));
         }

@@ -28,6 +28,7 @@ pub mod houdini;
 pub mod ic3;
 pub mod kind;
 pub mod limits;
+mod merged;
 pub mod portfolio;
 pub mod reach;
 pub mod reduce;

@@ -19,6 +19,7 @@ use crate::backend::default_solver;
 use crate::certificate::Certificate;
 use crate::engine::Engine;
 use crate::limits::Limits;
+use crate::merged::merged_state;
 use crate::reduced_verdict::checked_certificate;
 use crate::unroll::{cone_of_influence, InitMode, Unroller};
 use crate::verdict::Verdict;
@@ -135,7 +136,21 @@ impl Scorr {
         let mut roots = vec![bad];
         roots.extend(aig.constraints.iter().map(|c| c.lit));
         let vars = signals(aig, &roots)?;
-        let (cands, mut classes) = self.simulated_classes(aig, vars);
+        let (cands, classes) = self.simulated_classes(aig, vars);
+        self.refine_classes(aig, &cands, classes, limits, stop_when_unprovable)
+    }
+
+    /// The refinement of candidate `classes` into the largest inductive correspondence they
+    /// contain; `None` when `stop_when_unprovable` and they can no longer prove safety.
+    fn refine_classes(
+        &self,
+        aig: &Aig,
+        cands: &Candidates,
+        mut classes: Vec<Class>,
+        limits: &Limits,
+        stop_when_unprovable: bool,
+    ) -> Result<Option<Correspondence>, ScorrError> {
+        let bad = aig.bad.first().ok_or(ScorrError::NoBadProperty)?.lit;
         let mut rng = WordRng::new(self.seed.wrapping_add(1));
         let mut refinements = 0;
         // Checked once, when the bad signal first leaves the constant-false class: whether
@@ -143,11 +158,11 @@ impl Scorr {
         // equalities, so once they do not, no correspondence found later will).
         let mut watch = stop_when_unprovable;
         let mut unprovable = |classes: &[Class]| -> Result<bool, ScorrError> {
-            if !watch || bad_stays_false(&cands, classes, bad) {
+            if !watch || bad_stays_false(cands, classes, bad) {
                 return Ok(false);
             }
             watch = false;
-            let pairs: Vec<(Lit, Lit)> = equalities_of(&cands, classes)
+            let pairs: Vec<(Lit, Lit)> = equalities_of(cands, classes)
                 .into_iter()
                 .map(|(_, e)| (e.lit, e.target))
                 .collect();
@@ -164,12 +179,12 @@ impl Scorr {
                 if limits.reached() {
                     return Err(ScorrError::Interrupted);
                 }
-                let frames = Frames::build(aig, &cands, &classes, start);
+                let frames = Frames::build(aig, cands, &classes, start);
                 refinements += frames.open_miters();
-                match frames.counterexamples(aig, &cands, &classes, &mut rng, limits)? {
+                match frames.counterexamples(aig, cands, &classes, &mut rng, limits)? {
                     Some(found) => {
                         for words in &found {
-                            classes = refine(&cands, classes, words);
+                            classes = refine(cands, classes, words);
                         }
                         if unprovable(&classes)? {
                             return Ok(None);
@@ -181,7 +196,7 @@ impl Scorr {
         }
         // In variable order, whatever order the refinement left the classes in, so that
         // what is built on them (IC3's seeds) does not depend on how they were found.
-        let mut equalities: Vec<Equality> = equalities_of(&cands, &classes)
+        let mut equalities: Vec<Equality> = equalities_of(cands, &classes)
             .into_iter()
             .map(|(_, e)| e)
             .collect();
@@ -240,6 +255,43 @@ impl Scorr {
         classes.retain(|c| c.constant || c.members.len() > 1);
         (Candidates { vars, phase }, classes)
     }
+}
+
+/// The candidates of [`Scorr::check_twins`]: the bad signal `bad` in the constant class
+/// (false), and each pair of distinct latches in `twins` as a class of its own.
+fn twin_classes(aig: &Aig, bad: Lit, twins: &[(Lit, Lit)]) -> (Candidates, Vec<Class>) {
+    let mut cands = Candidates {
+        vars: Vec::new(),
+        phase: Vec::new(),
+    };
+    let mut classes = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    if !bad.is_const() {
+        seen.insert(bad.var());
+        cands.vars.push(bad.var());
+        cands.phase.push(bad.is_neg());
+        classes.push(Class {
+            members: vec![0],
+            constant: true,
+        });
+    }
+    for &(a, b) in twins {
+        let fresh_latch = |l: Lit| aig.latch_index(l).is_some() && !seen.contains(&l.var());
+        if a.var() == b.var() || !fresh_latch(a) || !fresh_latch(b) {
+            continue;
+        }
+        seen.extend([a.var(), b.var()]);
+        let i = cands.vars.len();
+        for l in [a, b] {
+            cands.vars.push(l.var());
+            cands.phase.push(l.is_neg());
+        }
+        classes.push(Class {
+            members: vec![i, i + 1],
+            constant: false,
+        });
+    }
+    (cands, classes)
 }
 
 /// The signals in the cone of `roots` that may correspond: latches and AND gates.
@@ -320,14 +372,26 @@ impl Scorr {
     ) -> (Verdict, Kept) {
         let mut kept = Kept::Nothing;
         let verdict = self
-            .verdict(aig, search, confirm, &mut kept)
+            .verdict(aig, None, search, confirm, &mut kept)
             .unwrap_or_else(|e| Verdict::Unknown(e.to_string()));
         (verdict, kept)
+    }
+
+    /// [`Engine::check_limited`] with the candidate equalities limited to `twins` (pairs of
+    /// latches believed equal, such as a product's two copies of one latch) and the bad
+    /// signal being false, without simulation: for a product whose copies stay equal in
+    /// every reachable state, the proof needs no equality between other signals, and
+    /// leaving them out spares the SAT calls that would prove them (`docs/method.md` §7.6).
+    /// Pairs that are not two latches are ignored.
+    pub fn check_twins(&self, aig: &Aig, twins: &[(Lit, Lit)], limits: &Limits) -> Verdict {
+        self.verdict(aig, Some(twins), limits, limits, &mut Kept::Nothing)
+            .unwrap_or_else(|e| Verdict::Unknown(e.to_string()))
     }
 
     fn verdict(
         &self,
         aig: &Aig,
+        twins: Option<&[(Lit, Lit)]>,
         search: &Limits,
         limits: &Limits,
         keep: &mut Kept,
@@ -336,7 +400,14 @@ impl Scorr {
         if bad == Lit::FALSE {
             return Ok(Verdict::Safe(Certificate::Trivial));
         }
-        let Some(found) = self.refined(aig, search, self.stop_when_unprovable)? else {
+        let found = match twins {
+            None => self.refined(aig, search, self.stop_when_unprovable)?,
+            Some(twins) => {
+                let (cands, classes) = twin_classes(aig, bad, twins);
+                self.refine_classes(aig, &cands, classes, search, self.stop_when_unprovable)?
+            }
+        };
+        let Some(found) = found else {
             *keep = Kept::Unprovable;
             return Ok(Verdict::Unknown(
                 "signal correspondence stopped early: its candidate equalities no longer \
@@ -348,8 +419,21 @@ impl Scorr {
         if found.equalities.is_empty() {
             return Ok(Verdict::Unknown("no signal correspondence".into()));
         }
-        // Do the equalities (with the constraints) exclude the bad states?
-        let pairs = found.pairs();
+        // Do the equalities (with the constraints) exclude the bad states? Those between
+        // twins alone, when they do, make the smaller certificate (the bad signal's own
+        // equality with false is then implied).
+        let mut pairs = found.pairs();
+        if twins.is_some() {
+            let is_state = |l: Lit| l.is_const() || aig.latch_index(l).is_some();
+            let state: Vec<(Lit, Lit)> = pairs
+                .iter()
+                .copied()
+                .filter(|&(a, b)| is_state(a) && is_state(b))
+                .collect();
+            if state.len() < pairs.len() && excludes_bad(aig, &state, limits)? {
+                pairs = state;
+            }
+        }
         if excludes_bad(aig, &pairs, limits)? {
             Ok(checked_certificate(
                 aig,
@@ -366,16 +450,36 @@ impl Scorr {
 }
 
 /// Whether no state satisfying the equalities `pairs` and the constraints is bad (one SAT
-/// call over a single free frame).
+/// call over a single free frame, on the circuit with the equal latches merged; none when
+/// merging makes the bad signal the constant false).
 fn excludes_bad(aig: &Aig, pairs: &[(Lit, Lit)], limits: &Limits) -> Result<bool, ScorrError> {
     let bad = aig.bad.first().ok_or(ScorrError::NoBadProperty)?.lit;
+    let (comb, map) = merged_state(aig, pairs);
+    let get = |l: Lit| map[l.var() as usize].xor(l.is_neg());
+    let bad = get(bad);
+    let constraints: Vec<Lit> = aig.constraints.iter().map(|c| get(c.lit)).collect();
+    if bad == Lit::FALSE || constraints.contains(&Lit::FALSE) {
+        return Ok(true);
+    }
+    // The equalities merging left (those involving gates, and x = ¬x claims).
+    let assumed: Vec<(Lit, Lit)> = pairs
+        .iter()
+        .map(|&(a, b)| (get(a), get(b)))
+        .filter(|(x, y)| x != y)
+        .collect();
+    if assumed.iter().any(|(x, y)| x.is_const() && y.is_const()) {
+        // A constant claimed equal to its negation: no state satisfies the equalities.
+        return Ok(true);
+    }
     let mut roots = vec![bad];
-    roots.extend(aig.constraints.iter().map(|c| c.lit));
-    roots.extend(pairs.iter().flat_map(|(a, b)| [*a, *b]));
+    roots.extend(assumed.iter().flat_map(|(x, y)| [*x, *y]));
+    roots.extend(&constraints);
     let mut solver = default_solver(limits);
-    let mut u = Unroller::new(aig, &roots, InitMode::Free)?;
+    let mut u = Unroller::new(&comb, &roots, InitMode::Free)?;
     u.add_frame(&mut solver)?;
-    for &(a, b) in pairs {
+    for &(a, b) in &assumed {
+        // At most one side is a constant (checked above); put it second.
+        let (a, b) = if a.is_const() { (b, a) } else { (a, b) };
         let Some(x) = frame_lit(&u, 0, a)? else {
             continue;
         };
@@ -390,11 +494,9 @@ fn excludes_bad(aig: &Aig, pairs: &[(Lit, Lit)], limits: &Limits) -> Result<bool
             }
         }
     }
-    for c in &aig.constraints {
-        if let Some(l) = frame_lit(&u, 0, c.lit)? {
+    for &c in &constraints {
+        if let Some(l) = frame_lit(&u, 0, c)? {
             solver.add_unit(l).map_err(solver_err)?;
-        } else if c.lit == Lit::FALSE {
-            return Ok(true);
         }
     }
     let Some(b) = frame_lit(&u, 0, bad)? else {

@@ -8,12 +8,14 @@ use std::time::{Duration, Instant};
 use hypermut_aig::blast::{blast, BlastOptions};
 use hypermut_aig::wordsim::{random_witness, SPARSE};
 use hypermut_aig::{Aig, Lit, Witness};
-use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, RangeCheck};
+use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, Product, RangeCheck};
 use hypermut_ir::System;
 use hypermut_mutate::{make_controllable, Mutant};
 use hypermut_prove::bmc::{bmc_while_cheap, check_bound, BmcError};
 use hypermut_prove::schedule::{RETRY_SPARSE_FRAMES, SIMULATE_GATE_FRAMES};
-use hypermut_prove::{witness_circuit, Certificate, Engine, Limits, Reach, Schedule, Verdict};
+use hypermut_prove::{
+    witness_circuit, Certificate, Engine, Limits, Reach, Schedule, Scorr, Verdict,
+};
 use hypermut_smv::SmvOptions;
 
 use crate::allowed::{allowed_outputs, nondeterministic_inputs};
@@ -482,30 +484,11 @@ impl<'a> Decider<'a> {
                             simulated_by = Some(Stimuli::Continued);
                             Some(Verdict::Unsafe(w))
                         }
-                        // BDD reachability decides small products whatever the depth of their
-                        // kill or the shape of their invariant, without the optimised circuit.
-                        None => {
-                            let bdd = if self.options.prove {
-                                quick_bdd(&p.aig, &engine_limits)
-                            } else {
-                                Verdict::Unknown("no proof asked for".into())
-                            };
-                            match bdd {
-                                v @ (Verdict::Safe(_) | Verdict::Unsafe(_)) => {
-                                    rec.engine = Some("bdd".into());
-                                    circuit = Some(p.aig.clone());
-                                    Some(v)
-                                }
-                                Verdict::Unknown(_) => match quick_bmc(&p.aig, &engine_limits) {
-                                    v @ Verdict::Unsafe(_) => {
-                                        rec.engine = Some("bmc".into());
-                                        circuit = Some(p.aig.clone());
-                                        Some(v)
-                                    }
-                                    _ => None,
-                                },
-                            }
-                        }
+                        None => self.quick_stages(p, &engine_limits).map(|(name, v)| {
+                            rec.engine = Some(name.into());
+                            circuit = Some(p.aig.clone());
+                            v
+                        }),
                     },
                 };
                 match decided {
@@ -734,6 +717,39 @@ impl<'a> Decider<'a> {
     }
 }
 
+impl Decider<'_> {
+    /// The stages run on the unoptimised product before the schedule (`docs/method.md`
+    /// §7.8): BDD reachability on a small product, whatever the depth of its kill or the
+    /// shape of its invariant; correspondence between the copies' twin latches, the proof of
+    /// most equivalent mutants; BMC of the first frames. The engine name and verdict of the
+    /// first that decides.
+    fn quick_stages(&self, p: &Product, limits: &Limits) -> Option<(&'static str, Verdict)> {
+        if self.options.prove {
+            match quick_bdd(&p.aig, limits) {
+                v @ (Verdict::Safe(_) | Verdict::Unsafe(_)) => return Some(("bdd", v)),
+                Verdict::Unknown(_) => {}
+            }
+            if let v @ Verdict::Safe(_) = quick_twins(p, limits) {
+                return Some(("scorr", v));
+            }
+        }
+        match quick_bmc(&p.aig, limits) {
+            v @ Verdict::Unsafe(_) => Some(("bmc", v)),
+            _ => None,
+        }
+    }
+}
+
+/// Correspondence between the twin latches of product `p` in [`QUICK_TWINS_SHARE`] of the
+/// time `limits` leave: stops as soon as the twins cannot prove the copies agree.
+fn quick_twins(p: &Product, limits: &Limits) -> Verdict {
+    let scorr = Scorr {
+        stop_when_unprovable: true,
+        ..Scorr::default()
+    };
+    scorr.check_twins(&p.aig, &p.twins, &limits.slice(QUICK_TWINS_SHARE))
+}
+
 /// The reason text of an equivalence proved by `cert` (found by `engine`, as results name
 /// engines) on the product `aig` of mutant `id`; an invariant or a set of equalities is
 /// stored as a certificate circuit in `d`.
@@ -764,8 +780,13 @@ fn certified(
             gates.len()
         ),
         Certificate::Equalities { pairs } => format!(
-            "signal correspondence: {} equalities between the two copies' state, inductive",
-            pairs.len()
+            "signal correspondence: {} {} between the two copies' state, inductive",
+            pairs.len(),
+            if pairs.len() == 1 {
+                "equality"
+            } else {
+                "equalities"
+            }
         ),
     };
     d.certificate = Some(witness_circuit(aig, cert)?);
@@ -781,6 +802,10 @@ fn quick_bdd(aig: &Aig, limits: &Limits) -> Verdict {
     }
     Reach::default().check_limited(aig, &limits.slice(QUICK_BDD_SHARE))
 }
+
+/// The share of a mutant's time the correspondence between twin latches may take before
+/// the schedule (it usually takes milliseconds).
+pub const QUICK_TWINS_SHARE: f64 = 0.05;
 
 /// BMC of frames `0..=`[`QUICK_BMC_FRAMES`] on `aig` while each frame takes at most
 /// [`QUICK_BMC_FRAME_CONFLICTS`] conflicts: the shortest kill up to that depth, if one is
