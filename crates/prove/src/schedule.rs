@@ -16,7 +16,7 @@
 
 use hypermut_aig::continued::continued_witness;
 use hypermut_aig::explore::{explore_witness, EXPLORE};
-use hypermut_aig::wordsim::{sparse_witness, SPARSE};
+use hypermut_aig::wordsim::{random_witness, sparse_witness, SPARSE};
 use hypermut_aig::{Aig, Lit, Witness};
 
 use crate::bmc::{bmc_while_cheap, searched_up_to, searched_whole_bound, Bmc};
@@ -53,6 +53,13 @@ pub const RETRY_SPARSE_FRAMES: usize = 4096;
 /// circuit (each of its rounds), so that a large circuit does not take seconds there.
 pub const SIMULATE_GATE_FRAMES: usize = 50_000_000;
 
+/// Rounds of 64 runs of a [`Stage::Uniform`].
+pub const UNIFORM_ROUNDS: usize = 8;
+
+/// How deep the runs of the first try's [`Stage::Uniform`] go, as a multiple of the BMC
+/// bound ([`Schedule::sliced`]).
+pub const UNIFORM_DEPTH_PER_BOUND: usize = 4;
+
 /// The seed of the random runs of [`Stage::Simulate`] (the runs are reproducible).
 pub const SIMULATE_SEED: u64 = 0x5eed;
 
@@ -86,6 +93,16 @@ pub enum Stage {
     /// long tests never stand in for a shorter one.
     Simulate {
         /// Deepest frame of a run (fewer on large circuits, [`SIMULATE_GATE_FRAMES`]).
+        frames: usize,
+    },
+    /// Random runs of uniform inputs ([`UNIFORM_ROUNDS`] rounds of 64), each at most `frames`
+    /// deep (fewer on large circuits): the shortest hit (finds counterexamples only). It
+    /// runs once a bounded BMC stage has searched at least a quarter of its bound in full and
+    /// found the frames after that hard (or once the short kills were searched): a kill
+    /// just past the frames a solver finds cheap, which one random run reaches at once,
+    /// while a solver would need seconds to reach it (`docs/method.md` §7.4).
+    Uniform {
+        /// Deepest frame of a run.
         frames: usize,
     },
     /// The run's given input sequences ([`Schedule::run_hinted`]: tests found for similar
@@ -169,7 +186,7 @@ impl Stage {
             Stage::Bmc { .. } | Stage::CheapBmc { .. } => "bmc",
             Stage::Ic3(_) | Stage::Unseeded(_) => "ic3",
             Stage::Reach(_) => "bdd",
-            Stage::Simulate { .. } => "simulation",
+            Stage::Simulate { .. } | Stage::Uniform { .. } => "simulation",
             Stage::Continue { .. } => "continued",
             Stage::Explore => "exploration",
             Stage::Capped { stage, .. } => stage.name(),
@@ -190,14 +207,17 @@ impl Stage {
         }
     }
 
-    /// Whether the stage finds kills by random runs ([`Stage::Simulate`], [`Stage::Continue`],
-    /// [`Stage::Explore`]):
+    /// Whether the stage finds kills by random runs ([`Stage::Simulate`], [`Stage::Uniform`],
+    /// [`Stage::Continue`], [`Stage::Explore`]):
     /// long tests, so it waits for the short kills to be searched, and a schedule without
     /// random runs leaves it out.
     pub fn runs_randomly(&self) -> bool {
         matches!(
             self,
-            Stage::Simulate { .. } | Stage::Continue { .. } | Stage::Explore
+            Stage::Simulate { .. }
+                | Stage::Uniform { .. }
+                | Stage::Continue { .. }
+                | Stage::Explore
         )
     }
 
@@ -245,6 +265,16 @@ impl Stage {
                         "no random run under sparse stimuli hits bad within {frames} frames \
                          ({} runs)",
                         64 * SPARSE.len()
+                    )),
+                }
+            }
+            Stage::Uniform { frames } => {
+                let frames = (*frames).min(SIMULATE_GATE_FRAMES / aig.num_ands().max(1));
+                match random_witness(aig, frames, UNIFORM_ROUNDS, SIMULATE_SEED) {
+                    Some(w) => checked_witness(aig, w),
+                    None => Verdict::Unknown(format!(
+                        "no random run hits bad within {frames} frames ({} runs)",
+                        64 * UNIFORM_ROUNDS
                     )),
                 }
             }
@@ -412,6 +442,9 @@ impl Schedule {
                     node_limit: SEQUENCE_REACH_NODES,
                     ..Reach::default()
                 }),
+                Stage::Uniform {
+                    frames: UNIFORM_DEPTH_PER_BOUND * bound.max(1),
+                },
                 Stage::Simulate {
                     frames: SPARSE_FRAMES,
                 },
@@ -425,7 +458,17 @@ impl Schedule {
                     frame_conflicts: DEEP_BMC_FRAME_CONFLICTS,
                 },
             ],
-            shares: vec![0.2, 0.5, 0.25, 1.0, 1.0, QUICK_HOUDINI_SHARE, 0.85, 1.0],
+            shares: vec![
+                0.2,
+                0.5,
+                0.25,
+                1.0,
+                1.0,
+                1.0,
+                QUICK_HOUDINI_SHARE,
+                0.85,
+                1.0,
+            ],
             seeded: true,
         }
     }
@@ -498,7 +541,13 @@ impl Schedule {
         let mut stages = Vec::new();
         let mut shares = Vec::new();
         for (s, f) in self.stages.iter().zip(&self.shares) {
-            if bounded(s) || is_simulation(s) || continues(s) || matches!(s, Stage::Houdini(_)) {
+            let uniform = matches!(s, Stage::Uniform { .. });
+            if bounded(s)
+                || is_simulation(s)
+                || uniform
+                || continues(s)
+                || matches!(s, Stage::Houdini(_))
+            {
                 continue;
             }
             stages.push(s.clone());
@@ -573,6 +622,9 @@ impl Schedule {
         // tests of other problems (a BMC that gave up in its first frames would leave the
         // continuation standing in for a kill a solver finds a few frames deep).
         let mut short_kills_tried = false;
+        // Whether a bounded BMC stage covered at least a quarter of its bound: enough for
+        // uniform random runs (a kill past the cheap frames, `Stage::Uniform`).
+        let mut short_kills_begun = false;
         let stateless = aig.latches.is_empty();
         for (k, stage) in self.stages.iter().enumerate() {
             if k > 0 && limits.reached() {
@@ -585,11 +637,10 @@ impl Schedule {
             }) else {
                 continue;
             };
-            let continuation = matches!(stage, Stage::Continue { .. });
-            let waits = if continuation {
-                !(short_kills_searched || short_kills_tried)
-            } else {
-                !short_kills_searched
+            let waits = match stage {
+                Stage::Continue { .. } => !(short_kills_searched || short_kills_tried),
+                Stage::Uniform { .. } => !(short_kills_searched || short_kills_begun),
+                _ => !short_kills_searched,
             };
             if stage.runs_randomly() && waits {
                 continue;
@@ -616,7 +667,8 @@ impl Schedule {
                 stage: Some(k),
             };
             let bmc_gave_up = bounded_bmc_gave_up(stage, &last.verdict);
-            short_kills_tried |= bmc_gave_up.is_some_and(|(reason, b)| covers_half(reason, b));
+            short_kills_tried |= bmc_gave_up.is_some_and(|(reason, b)| covers(reason, b, 2));
+            short_kills_begun |= bmc_gave_up.is_some_and(|(reason, b)| covers(reason, b, 4));
             short_kills_searched |= matches!(stage, Stage::Ic3(_) | Stage::Unseeded(_))
                 || bmc_gave_up.is_some_and(|(reason, b)| searched_whole_bound(reason, b));
             if !matches!(last.verdict, Verdict::Unknown(_)) {
@@ -655,9 +707,10 @@ fn bounded_bmc_gave_up<'v>(stage: &Stage, verdict: &'v Verdict) -> Option<(&'v s
 }
 
 /// Whether `reason`, the `Unknown` of a bounded BMC search to `bound`, says that at least
-/// half of the bound was searched in full (the gate of [`Stage::Continue`]).
-fn covers_half(reason: &str, bound: usize) -> bool {
-    searched_up_to(reason).is_some_and(|k| 2 * k >= bound)
+/// `1 / part` of the bound was searched in full (the gate of [`Stage::Continue`] with half,
+/// of [`Stage::Uniform`] with a quarter).
+fn covers(reason: &str, bound: usize, part: usize) -> bool {
+    searched_up_to(reason).is_some_and(|k| part * k >= bound)
 }
 
 impl Engine for Schedule {
@@ -1318,6 +1371,64 @@ mod tests {
         g
     }
 
+    /// A 4-bit counter that counts the frames with input `inc` set; bad when it reaches 12
+    /// (at least 12 frames deep; uniform random runs get there after about 24).
+    fn input_counter() -> Aig {
+        let mut g = Aig::new();
+        let inc = g.add_input("inc");
+        let bits: Vec<_> = (0..4)
+            .map(|i| g.add_latch(format!("c{i}"), Reset::Zero))
+            .collect();
+        let mut carry = inc;
+        for &b in &bits {
+            let next = g.xor(b, carry);
+            carry = g.and(b, carry);
+            g.set_next(b, next);
+        }
+        let twelve = g.and(bits[2], bits[3]);
+        g.bad.push(Named {
+            lit: twelve,
+            name: "b".into(),
+        });
+        g
+    }
+
+    /// Uniform random runs kill past a BMC stage's bound, once that stage searched its
+    /// frames; alone (no BMC before them) they do not run.
+    #[test]
+    fn uniform_runs_kill_past_the_bmc_bound_after_it() {
+        let g = input_counter();
+        let s = Schedule {
+            stages: vec![Stage::Bmc { bound: 5 }, Stage::Uniform { frames: 64 }],
+            shares: vec![1.0, 1.0],
+            seeded: false,
+        };
+        let r = s.run(&g, &Limits::none());
+        let Verdict::Unsafe(w) = &r.verdict else {
+            panic!("{:?}", r.verdict);
+        };
+        assert_eq!(r.stage, Some(1));
+        assert_eq!(s.stage_name(r.stage), Some("simulation"));
+        assert_eq!(hypermut_aig::check_witness(&g, w), Ok(w.depth()));
+        assert!((12..=64).contains(&w.depth()), "{}", w.depth());
+        let alone = Schedule {
+            stages: vec![Stage::Uniform { frames: 64 }],
+            shares: vec![1.0],
+            seeded: false,
+        };
+        assert_eq!(alone.run(&g, &Limits::none()).stage, None);
+        // Too shallow runs miss it.
+        let shallow = Schedule {
+            stages: vec![Stage::Bmc { bound: 5 }, Stage::Uniform { frames: 11 }],
+            shares: vec![1.0, 1.0],
+            seeded: false,
+        };
+        assert!(matches!(
+            shallow.run(&g, &Limits::none()).verdict,
+            Verdict::Unknown(_)
+        ));
+    }
+
     /// A BMC that gave up at a hard frame opens the continuation only past half its bound.
     #[test]
     fn continuation_waits_for_half_the_bound() {
@@ -1328,6 +1439,7 @@ mod tests {
                 k + 1
             )
         };
+        let covers_half = |reason: &str, bound: usize| covers(reason, bound, 2);
         assert!(!covers_half(&gave_up(3), 20));
         assert!(!covers_half(&gave_up(9), 20));
         assert!(covers_half(&gave_up(10), 20));
@@ -1339,6 +1451,10 @@ mod tests {
         ));
         assert!(!covers_half("time limit reached; no bound checked", 20));
         assert!(!covers_half("BMC failed: no bad property", 20));
+        // The uniform runs' gate: a quarter.
+        assert!(!covers(&gave_up(4), 20, 4));
+        assert!(covers(&gave_up(5), 20, 4));
+        assert!(!covers("time limit reached; no bound checked", 20, 4));
         // In a schedule: a BMC stage allowed no conflict per frame gives up early, and the
         // continuation, which would find the kill, does not run.
         let g = started_counter();

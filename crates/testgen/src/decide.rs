@@ -12,9 +12,9 @@ use hypermut_hyper::{extract_test, range_check, HyperError, MutantProduct, Produ
 use hypermut_ir::System;
 use hypermut_mutate::{make_controllable, Mutant};
 use hypermut_prove::bmc::{bmc_while_cheap, check_bound, BmcError};
-use hypermut_prove::schedule::{RETRY_SPARSE_FRAMES, SIMULATE_GATE_FRAMES};
+use hypermut_prove::schedule::{RETRY_SPARSE_FRAMES, SIMULATE_GATE_FRAMES, UNIFORM_ROUNDS};
 use hypermut_prove::{
-    witness_circuit, Certificate, Engine, Limits, Reach, Schedule, Scorr, Verdict,
+    witness_circuit, Certificate, Engine, Limits, Reach, Schedule, Scorr, Stage, Verdict,
 };
 use hypermut_smv::SmvOptions;
 
@@ -75,6 +75,12 @@ enum Stimuli {
     /// One round per sparse stimulus ([`hypermut_aig::wordsim::SPARSE`]): the schedule's
     /// stage after BMC (`Stage::Simulate`).
     Sparse,
+    /// The schedule's uniform random runs up to `frames` deep (`Stage::Uniform`), after BMC
+    /// found the frames past a point hard: the kill need not be the shortest.
+    UniformPastBmc {
+        /// How deep the runs went at most.
+        frames: usize,
+    },
     /// Coverage-guided exploration (`Stage::Explore`) of a last try.
     Explored,
     /// Pooled tests continued past their end ([`TestPool::continued`]).
@@ -86,6 +92,11 @@ impl Stimuli {
     fn describe(self) -> String {
         match self {
             Stimuli::Uniform => format!("the shortest hit of {} runs", 64 * RANDOM_ROUNDS),
+            Stimuli::UniformPastBmc { frames } => format!(
+                "the shortest hit of {} runs up to {frames} frames deep, once BMC found the \
+                 frames past its first ones hard: a shorter kill may exist",
+                64 * UNIFORM_ROUNDS
+            ),
             Stimuli::Sparse => format!(
                 "the shortest hit of {} runs of quiet inputs",
                 64 * SPARSE.len()
@@ -511,10 +522,13 @@ impl<'a> Decider<'a> {
                         };
                         let run = schedule.run_hinted(c, &engine_limits, &seeds, &prefixes);
                         rec.engine = schedule.stage_name(run.stage).map(str::to_string);
-                        simulated_by = match rec.engine.as_deref() {
-                            Some("simulation") => Some(Stimuli::Sparse),
-                            Some("exploration") => Some(Stimuli::Explored),
-                            Some("continued") => Some(Stimuli::Continued),
+                        simulated_by = match run.stage.and_then(|k| schedule.stages.get(k)) {
+                            Some(Stage::Simulate { .. }) => Some(Stimuli::Sparse),
+                            Some(Stage::Uniform { frames }) => {
+                                Some(Stimuli::UniformPastBmc { frames: *frames })
+                            }
+                            Some(Stage::Explore) => Some(Stimuli::Explored),
+                            Some(Stage::Continue { .. }) => Some(Stimuli::Continued),
                             _ => simulated_by,
                         };
                         run.verdict
