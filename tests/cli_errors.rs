@@ -153,4 +153,15 @@ fn other_bad_invocations_fail_cleanly() {
         );
         assert!(!out.exists());
     }
+    // The operating system's reason is said once, after the path.
+    for model in ["no/such/model.smv", "no/such/design.v"] {
+        let o = hypermut(&["mutants", model]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{err}");
+        assert!(
+            err.starts_with(&format!("error: {model}: cannot read")),
+            "{err}"
+        );
+        assert_eq!(err.matches("(os error").count(), 1, "{err}");
+    }
 }

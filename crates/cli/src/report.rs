@@ -20,7 +20,7 @@ pub fn print_error(e: &anyhow::Error) {
     let located = e
         .downcast_ref::<hypermut_testgen::Error>()
         .is_some_and(|e| e.is_located());
-    let msg = format!("{e:#}");
+    let msg = error_text(e);
     if located {
         eprint!("{msg}");
         if !msg.ends_with('\n') {
@@ -29,6 +29,20 @@ pub fn print_error(e: &anyhow::Error) {
     } else {
         eprintln!("error: {msg}");
     }
+}
+
+/// The error and its causes, `: `-separated; a cause is left out when the text before it
+/// already says it (most errors print their own source).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut msg = e.to_string();
+    for cause in e.chain().skip(1) {
+        let cause = cause.to_string();
+        if !msg.contains(&cause) {
+            msg.push_str(": ");
+            msg.push_str(&cause);
+        }
+    }
+    msg
 }
 
 /// Most characters of a mutation shown in the per-mutant table (the JSON keeps it whole).
@@ -183,7 +197,7 @@ impl TableProgress for Bar {
 
 #[cfg(test)]
 mod tests {
-    use super::{class_scores, one_line};
+    use super::{class_scores, error_text, one_line};
     use hypermut_testgen::{Counts, KillClass, MutantRecord, MutantVerdict};
 
     #[test]
@@ -218,6 +232,16 @@ mod tests {
             "{line}"
         );
         assert!(class_scores(&Counts::default()).contains("definite n/a"));
+    }
+
+    /// A cause that the message already includes is said once; another is appended.
+    #[test]
+    fn error_causes_are_said_once() {
+        let io = || std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        let said = anyhow::Error::new(io()).context(format!("m.smv: cannot read: {}", io()));
+        assert_eq!(error_text(&said), "m.smv: cannot read: no such file");
+        let unsaid = anyhow::Error::new(io()).context("m.smv: cannot read");
+        assert_eq!(error_text(&unsaid), "m.smv: cannot read: no such file");
     }
 
     #[test]
