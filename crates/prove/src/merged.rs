@@ -21,13 +21,19 @@ pub(crate) fn merged_state(aig: &Aig, pairs: &[(Lit, Lit)]) -> (Aig, Vec<Lit>) {
     // Union–find with parity over latch variables (variable 0, the constant, stays a root):
     // `link[v]` is the literal variable v equals.
     let mut link: Vec<Lit> = (0..aig.num_vars()).map(Lit::var_lit).collect();
+    // Iterative (a class of thousands of latches makes a long chain before compression).
     fn find(link: &mut [Lit], v: u32) -> Lit {
-        let up = link[v as usize];
-        if up.var() == v {
-            return up;
+        let mut root = Lit::var_lit(v);
+        while link[root.var() as usize].var() != root.var() {
+            root = link[root.var() as usize].xor(root.is_neg());
         }
-        let root = find(link, up.var()).xor(up.is_neg());
-        link[v as usize] = root;
+        // Path compression: every variable on the way now links to the root directly.
+        let mut at = Lit::var_lit(v);
+        while at.var() != root.var() {
+            let up = link[at.var() as usize];
+            link[at.var() as usize] = root.xor(at.is_neg());
+            at = up.xor(at.is_neg());
+        }
         root
     }
     for &(a, b) in pairs {
@@ -65,4 +71,46 @@ pub(crate) fn merged_state(aig: &Aig, pairs: &[(Lit, Lit)]) -> (Aig, Vec<Lit>) {
         }
     }
     (comb, map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hypermut_aig::Reset;
+
+    /// A class of many latches given as a chain of pairs in the order that makes the longest
+    /// links, with alternating phases and one latch tied to a constant: each latch becomes its
+    /// root's input (or the constant) with the right phase.
+    #[test]
+    fn long_classes_merge_with_their_phases() {
+        let n = 20_000;
+        let mut g = Aig::new();
+        let latches: Vec<Lit> = (0..n)
+            .map(|i| g.add_latch(format!("l{i}"), Reset::Zero))
+            .collect();
+        let tied = g.add_latch("tied", Reset::One);
+        for &l in latches.iter().chain([&tied]) {
+            g.set_next(l, l);
+        }
+        // l[i+1] = ¬l[i] for every i, given newest first (each pair links the old root).
+        let mut pairs: Vec<(Lit, Lit)> =
+            (0..n - 1).map(|i| (latches[i + 1], !latches[i])).collect();
+        pairs.push((tied, Lit::TRUE));
+        pairs.push((latches[0], !tied));
+        let (comb, map) = merged_state(&g, &pairs);
+        // Everything is constant: tied = 1, l0 = 0, l1 = 1, ...
+        assert_eq!(comb.inputs.len(), 0);
+        let at = |l: Lit| map[l.var() as usize].xor(l.is_neg());
+        assert_eq!(at(tied), Lit::TRUE);
+        for (i, &l) in latches.iter().enumerate() {
+            assert_eq!(at(l), Lit::constant(i % 2 == 1), "latch {i}");
+        }
+        // Without the constant, one input for the whole class.
+        let (comb, map) = merged_state(&g, &pairs[..n - 1]);
+        let at = |l: Lit| map[l.var() as usize].xor(l.is_neg());
+        assert_eq!(comb.inputs.len(), 2, "the class and `tied`");
+        for (i, &l) in latches.iter().enumerate() {
+            assert_eq!(at(l), at(latches[0]).xor(i % 2 == 1), "latch {i}");
+        }
+    }
 }
