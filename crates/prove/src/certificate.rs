@@ -298,12 +298,7 @@ fn check_equalities(
     order.sort_by_key(|&i| pairs[i].0.var().max(pairs[i].1.var()));
     for i in order {
         let (a, b) = pairs[i];
-        let (x, y) = (u.lit(1, a)?, u.lit(1, b)?);
-        if solve(&mut solver, &[x, !y])? || solve(&mut solver, &[!x, y])? {
-            return Err(CertError::EqualityConsecution(i));
-        }
-        solver.add_binary(!x, y).map_err(solver_err)?;
-        solver.add_binary(x, !y).map_err(solver_err)?;
+        show_equal(&mut solver, u.lit(1, a)?, u.lit(1, b)?, i)?;
     }
     Ok(())
 }
@@ -360,13 +355,24 @@ fn check_state_equalities(
         return Err(CertError::Unsafe);
     }
     for (i, (a, b)) in open {
-        let (x, y) = (u.lit(0, a)?, u.lit(0, b)?);
-        if solve(&mut solver, &[x, !y])? || solve(&mut solver, &[!x, y])? {
-            return Err(CertError::EqualityConsecution(i));
-        }
-        solver.add_binary(!x, y).map_err(solver_err)?;
-        solver.add_binary(x, !y).map_err(solver_err)?;
+        show_equal(&mut solver, u.lit(0, a)?, u.lit(0, b)?, i)?;
     }
+    Ok(())
+}
+
+/// Shows that `x` and `y` agree in every model of `solver` (two SAT calls) and then adds
+/// their equality; when they can differ, pair `i` fails consecution.
+fn show_equal(
+    solver: &mut crate::backend::DefaultSolver,
+    x: SatLit,
+    y: SatLit,
+    i: usize,
+) -> Result<(), CertError> {
+    if solve(solver, &[x, !y])? || solve(solver, &[!x, y])? {
+        return Err(CertError::EqualityConsecution(i));
+    }
+    solver.add_binary(!x, y).map_err(solver_err)?;
+    solver.add_binary(x, !y).map_err(solver_err)?;
     Ok(())
 }
 

@@ -75,32 +75,53 @@ fn shape() -> Shape {
     }
 }
 
+/// Whether correspondence's `verdict` on twins `p` (mutated at `mutate`, if given) is a
+/// proof, checked: no reachable bad state by explicit enumeration, the certificate passes
+/// the separate checker and, for equalities, is valid by enumeration. Identical twins must
+/// be proved, and correspondence never finds counterexamples.
+fn proof_checked(p: &Aig, mutate: Option<u32>, verdict: Verdict) -> bool {
+    match verdict {
+        Verdict::Safe(cert) => {
+            assert_eq!(shortest_depth(p, 12), None, "a proof of a reachable bad");
+            check_certificate(p, &cert).expect("the certificate checks");
+            if let Certificate::Equalities { pairs } = &cert {
+                assert!(equalities_valid_explicitly(p, pairs), "{pairs:?}");
+            }
+            true
+        }
+        Verdict::Unknown(_) => {
+            assert!(mutate.is_some(), "identical twins not proved");
+            false
+        }
+        Verdict::Unsafe(_) => panic!("signal correspondence never finds counterexamples"),
+    }
+}
+
 /// Every `Safe` answer is right (no reachable bad state by explicit enumeration, and the
 /// certificate passes the separate checker); identical twins are always proved.
 #[test]
 fn proofs_agree_with_explicit_reachability() {
-    let mut rng = Rng::new(11);
-    let (mut proved, mut proved_mutants, mut open) = (0, 0, 0);
-    for _ in 0..150 {
-        let (p, mutate) = random_twins(&mut rng);
-        match Scorr::default().check(&p) {
-            Verdict::Safe(cert) => {
-                assert_eq!(shortest_depth(&p, 12), None, "a proof of a reachable bad");
-                check_certificate(&p, &cert).expect("the certificate checks");
-                proved += 1;
-                proved_mutants += usize::from(mutate.is_some());
-            }
-            Verdict::Unknown(_) => {
-                assert!(mutate.is_some(), "identical twins not proved");
-                open += 1;
-            }
-            Verdict::Unsafe(_) => panic!("signal correspondence never finds counterexamples"),
-        }
-    }
+    let (proved_mutants, open) = proofs_on_random_twins(11, 150, |p| Scorr::default().check(p));
     assert!(
         proved_mutants > 5 && open > 5,
-        "{proved} proved ({proved_mutants} mutants), {open} open"
+        "{proved_mutants} mutants proved, {open} open"
     );
+}
+
+/// Runs `prove` on `n` random twins (from `seed`), every verdict checked by
+/// [`proof_checked`]: how many mutated twins it proved and how many twins it left open.
+fn proofs_on_random_twins(seed: u64, n: usize, prove: impl Fn(&Aig) -> Verdict) -> (usize, usize) {
+    let mut rng = Rng::new(seed);
+    let (mut proved_mutants, mut open) = (0, 0);
+    for _ in 0..n {
+        let (p, mutate) = random_twins(&mut rng);
+        if proof_checked(&p, mutate, prove(&p)) {
+            proved_mutants += usize::from(mutate.is_some());
+        } else {
+            open += 1;
+        }
+    }
+    (proved_mutants, open)
 }
 
 /// Stopping once the candidates cannot prove safety loses no proof: on random twins the
@@ -266,6 +287,41 @@ fn equalities_valid_explicitly(g: &Aig, pairs: &[(Lit, Lit)]) -> bool {
     true
 }
 
+/// Half of the time, one more pair at a random place in `pairs`: a positive literal drawn
+/// by `pick` and a constant or another drawn literal (not the same signal).
+fn add_random_pair(rng: &mut Rng, pairs: &mut Vec<(Lit, Lit)>, pick: impl Fn(&mut Rng) -> Lit) {
+    if !rng.coin() {
+        return;
+    }
+    let a = pick(rng).positive();
+    let b = if rng.coin() {
+        Lit::constant(rng.coin())
+    } else {
+        pick(rng)
+    };
+    if a != b.positive() {
+        pairs.insert(rng.below(pairs.len() as u64 + 1) as usize, (a, b));
+    }
+}
+
+/// Whether the equality certificate `pairs` of `p` is valid by enumeration, asserting that
+/// the separate checker says the same.
+fn checker_agrees(p: &Aig, pairs: Vec<(Lit, Lit)>) -> bool {
+    let valid = equalities_valid_explicitly(p, &pairs);
+    let verdict = check_certificate(
+        p,
+        &Certificate::Equalities {
+            pairs: pairs.clone(),
+        },
+    );
+    assert_eq!(
+        verdict.is_ok(),
+        valid,
+        "checker and enumeration differ on {pairs:?}"
+    );
+    valid
+}
+
 /// The separate checker accepts exactly the valid equality certificates: the correspondence
 /// scorr finds, with and without one random extra pair, on random twins.
 #[test]
@@ -278,31 +334,12 @@ fn equality_checker_agrees_with_enumeration() {
             continue;
         };
         let mut pairs = found.pairs();
-        if rng.coin() && p.num_vars() > 2 {
-            let pick = |rng: &mut Rng| {
-                let v = 1 + rng.below(u64::from(p.num_vars()) - 1) as u32;
-                Lit::var_lit(v).xor(rng.coin())
-            };
-            let a = Lit::var_lit(pick(&mut rng).var());
-            let b = if rng.coin() {
-                Lit::constant(rng.coin())
-            } else {
-                pick(&mut rng)
-            };
-            if a != b.positive() {
-                pairs.insert(rng.below(pairs.len() as u64 + 1) as usize, (a, b));
-            }
-        }
-        let cert = Certificate::Equalities {
-            pairs: pairs.clone(),
-        };
-        let valid = equalities_valid_explicitly(&p, &pairs);
-        assert_eq!(
-            check_certificate(&p, &cert).is_ok(),
-            valid,
-            "checker and enumeration differ on {pairs:?}"
-        );
-        if valid {
+        // Any signal (twins have latches, so there are variables besides the constant).
+        add_random_pair(&mut rng, &mut pairs, |rng: &mut Rng| {
+            let v = 1 + rng.below(u64::from(p.num_vars()) - 1) as u32;
+            Lit::var_lit(v).xor(rng.coin())
+        });
+        if checker_agrees(&p, pairs) {
             accepted += 1;
         } else {
             rejected += 1;
@@ -329,30 +366,13 @@ fn twin_latches(p: &Aig) -> Vec<(Lit, Lit)> {
 /// are some mutated ones.
 #[test]
 fn twin_proofs_agree_with_explicit_reachability() {
-    let mut rng = Rng::new(31);
     let quick = Scorr {
         stop_when_unprovable: true,
         ..Scorr::default()
     };
-    let (mut proved_mutants, mut open) = (0, 0);
-    for _ in 0..200 {
-        let (p, mutate) = random_twins(&mut rng);
-        match quick.check_twins(&p, &twin_latches(&p), &Limits::none()) {
-            Verdict::Safe(cert) => {
-                assert_eq!(shortest_depth(&p, 12), None, "a proof of a reachable bad");
-                check_certificate(&p, &cert).expect("the certificate checks");
-                if let Certificate::Equalities { pairs } = &cert {
-                    assert!(equalities_valid_explicitly(&p, pairs), "{pairs:?}");
-                }
-                proved_mutants += usize::from(mutate.is_some());
-            }
-            Verdict::Unknown(_) => {
-                assert!(mutate.is_some(), "identical twins not proved");
-                open += 1;
-            }
-            Verdict::Unsafe(_) => panic!("signal correspondence never finds counterexamples"),
-        }
-    }
+    let (proved_mutants, open) = proofs_on_random_twins(31, 200, |p| {
+        quick.check_twins(p, &twin_latches(p), &Limits::none())
+    });
     assert!(
         proved_mutants > 5 && open > 5,
         "{proved_mutants} mutants proved, {open} open"
@@ -369,32 +389,12 @@ fn latch_equality_checker_agrees_with_enumeration() {
     for _ in 0..300 {
         let (p, _) = random_twins(&mut rng);
         let mut pairs = twin_latches(&p);
-        if rng.coin() {
-            let latch = |rng: &mut Rng| {
-                p.latches[rng.below(p.latches.len() as u64) as usize]
-                    .lit
-                    .xor(rng.coin())
-            };
-            let a = latch(&mut rng).positive();
-            let b = if rng.coin() {
-                Lit::constant(rng.coin())
-            } else {
-                latch(&mut rng)
-            };
-            if a != b.positive() {
-                pairs.insert(rng.below(pairs.len() as u64 + 1) as usize, (a, b));
-            }
-        }
-        let valid = equalities_valid_explicitly(&p, &pairs);
-        let cert = Certificate::Equalities {
-            pairs: pairs.clone(),
-        };
-        assert_eq!(
-            check_certificate(&p, &cert).is_ok(),
-            valid,
-            "checker and enumeration differ on {pairs:?}"
-        );
-        if valid {
+        add_random_pair(&mut rng, &mut pairs, |rng: &mut Rng| {
+            p.latches[rng.below(p.latches.len() as u64) as usize]
+                .lit
+                .xor(rng.coin())
+        });
+        if checker_agrees(&p, pairs) {
             accepted += 1;
         } else {
             rejected += 1;
