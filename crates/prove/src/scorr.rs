@@ -19,7 +19,7 @@ use crate::backend::default_solver;
 use crate::certificate::Certificate;
 use crate::engine::Engine;
 use crate::limits::Limits;
-use crate::merged::merged_state;
+use crate::merged::{is_state, merged_state};
 use crate::reduced_verdict::checked_certificate;
 use crate::unroll::{cone_of_influence, InitMode, Unroller};
 use crate::verdict::Verdict;
@@ -424,11 +424,10 @@ impl Scorr {
         // equality with false is then implied).
         let mut pairs = found.pairs();
         if twins.is_some() {
-            let is_state = |l: Lit| l.is_const() || aig.latch_index(l).is_some();
             let state: Vec<(Lit, Lit)> = pairs
                 .iter()
                 .copied()
-                .filter(|&(a, b)| is_state(a) && is_state(b))
+                .filter(|&(a, b)| is_state(aig, a) && is_state(aig, b))
                 .collect();
             if state.len() < pairs.len() && excludes_bad(aig, &state, limits)? {
                 pairs = state;

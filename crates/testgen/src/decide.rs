@@ -729,9 +729,7 @@ impl<'a> Decider<'a> {
         }
         Ok(())
     }
-}
 
-impl Decider<'_> {
     /// The stages run on the unoptimised product before the schedule (`docs/method.md`
     /// §7.8): BDD reachability on a small product, whatever the depth of its kill or the
     /// shape of its invariant; correspondence between the copies' twin latches, the proof of
