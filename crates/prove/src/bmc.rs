@@ -32,10 +32,7 @@ pub enum BmcError {
 
 /// The SAT backend used by [`Bmc`] and [`check_bound`], stopping at `deadline`.
 pub fn new_solver(deadline: Option<Instant>) -> DefaultSolver {
-    default_solver(&Limits {
-        deadline,
-        stop: Vec::new(),
-    })
+    default_solver(&Limits::until(deadline))
 }
 
 /// Bounded model checker for `bad[0]` under the invariant constraints. It unrolls one frame
@@ -93,10 +90,7 @@ pub fn bmc_depth_search<S: SolveIncremental>(
     max_bound: usize,
     deadline: Option<Instant>,
 ) -> Verdict {
-    let limits = Limits {
-        deadline,
-        stop: Vec::new(),
-    };
+    let limits = Limits::until(deadline);
     bmc_search_limited(aig, solver, max_bound, &limits)
 }
 

@@ -35,6 +35,7 @@ pub mod reduce;
 pub mod reduced_verdict;
 pub mod schedule;
 pub mod scorr;
+pub mod suspend;
 pub mod sweep;
 pub mod unroll;
 pub mod verdict;

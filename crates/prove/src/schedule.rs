@@ -27,6 +27,7 @@ use crate::limits::Limits;
 use crate::reach::Reach;
 use crate::reduced_verdict::checked_witness;
 use crate::scorr::{Kept, Scorr};
+use crate::suspend::{self, Held, Started};
 use crate::verdict::Verdict;
 
 /// How far BMC without bound unrolls at most, as frames times AND gates of the circuit: a
@@ -131,6 +132,17 @@ pub enum Stage {
     /// BDD reachability (complete while its BDDs stay small; gives up at once on circuits
     /// with many latches). Without a deadline it stops after [`UNTIMED_REACH_CAP`].
     Reach(Reach),
+    /// IC3 with the given options for at most `first` (within its slice), then held while
+    /// the next stages run: the schedule's next [`Stage::Ic3`] resumes it where it was, with
+    /// its frames, solvers and learnt clauses, instead of starting over (that stage's own
+    /// options are then ignored, and its slice bounds the resumed run). On a circuit without
+    /// latches it runs uncapped, like a capped IC3 stage.
+    HeldIc3 {
+        /// The IC3 options.
+        options: Ic3Options,
+        /// How long it runs before it is held.
+        first: std::time::Duration,
+    },
     /// Another stage, for at most `at_most` (within its slice).
     Capped {
         /// The stage.
@@ -158,10 +170,12 @@ pub const QUICK_HOUDINI_SHARE: f64 = 0.4;
 /// [`Schedule::last_try`], has the full limit).
 pub const SEQUENCE_REACH_NODES: usize = 100_000;
 
-/// How long IC3 runs before BDD reachability in [`Schedule::bdd_then_ic3`]: problems IC3
-/// decides at once (most small ones) are not delayed by building BDDs, which took 0.3–1.8 s
-/// on corpus files IC3 decides in 0.05 s (`docs/method.md` §7.9).
-pub const QUICK_IC3: std::time::Duration = std::time::Duration::from_millis(200);
+/// How long IC3 runs before it is held for BMC and BDD reachability in
+/// [`Schedule::bdd_then_ic3`]: problems IC3 decides at once (most small ones) are not
+/// delayed by building BDDs, which took 0.3–1.8 s on corpus files IC3 decides in 0.05 s, nor
+/// by the quick BMC stage; since the held IC3 later goes on where it was, the slice costs
+/// only the problems BMC or the BDDs decide (`docs/method.md` §7.9).
+pub const QUICK_IC3: std::time::Duration = std::time::Duration::from_millis(600);
 
 /// How long BMC runs, while its frames are cheap, after the quick IC3 stage of
 /// [`Schedule::bdd_then_ic3`]: counterexamples 7–85 frames deep behind easy frames are
@@ -184,7 +198,7 @@ impl Stage {
             Stage::Scorr(_) => "scorr",
             Stage::Houdini(_) => "houdini",
             Stage::Bmc { .. } | Stage::CheapBmc { .. } => "bmc",
-            Stage::Ic3(_) | Stage::Unseeded(_) => "ic3",
+            Stage::Ic3(_) | Stage::Unseeded(_) | Stage::HeldIc3 { .. } => "ic3",
             Stage::Reach(_) => "bdd",
             Stage::Simulate { .. } | Stage::Uniform { .. } => "simulation",
             Stage::Continue { .. } => "continued",
@@ -295,6 +309,32 @@ impl Stage {
                     "exploration of the control registers' values found no kill".into(),
                 ),
             },
+            Stage::Ic3(_) if carried.held.is_some() => match carried.held.take() {
+                Some(held) => held.resume(limits),
+                None => Verdict::Unknown("no IC3 held".into()),
+            },
+            Stage::HeldIc3 { options, first } => {
+                let mut ic3 = Ic3 {
+                    options: options.clone(),
+                    time_limit: None,
+                    lemmas: carried.lemmas.clone(),
+                };
+                if aig.latches.is_empty() {
+                    return ic3.check_limited(aig, limits);
+                }
+                // The held run may go on until the schedule's deadline; its first slice ends
+                // with this stage's.
+                let first = limits.deadline.map_or(*first, |d| {
+                    (*first).min(d.saturating_duration_since(std::time::Instant::now()))
+                });
+                match suspend::start(ic3, aig, whole, first) {
+                    Started::Done(v) => v,
+                    Started::Held(h) => {
+                        carried.held = Some(h);
+                        Verdict::Unknown(format!("IC3 held after {first:?}"))
+                    }
+                }
+            }
             Stage::Ic3(options) => {
                 if let Some(scorr) = carried.pending.take() {
                     if let Ok(c) = scorr.correspondence(aig, limits) {
@@ -337,6 +377,9 @@ struct Carried {
     lemmas: Vec<Vec<Lit>>,
     /// A correspondence stage that stopped early: IC3 computes its correspondence first.
     pending: Option<Scorr>,
+    /// An IC3 held after its first slice ([`Stage::HeldIc3`]), stopped if no later IC3
+    /// stage resumes it.
+    held: Option<Held>,
 }
 
 /// Engines run in sequence until one gives a definite answer or the limits are reached.
@@ -375,19 +418,22 @@ impl Schedule {
         }
     }
 
-    /// IC3 for at most [`QUICK_IC3`], then BMC while frames are cheap for at most
-    /// [`QUICK_BMC`], then BDD reachability (a tenth of the time, at most
-    /// [`UNTIMED_REACH_CAP`] without a deadline), then IC3 that generalises without CTGs
-    /// below [`PLAIN_GENERALISATION_FRAMES`] frames: one
-    /// thread's engines for any AIGER problem (what IC3 decides at once is not delayed by
-    /// building BDDs; deep counterexamples behind easy frames are found by BMC; small
-    /// circuits are decided at any depth; the others go to IC3).
+    /// IC3 that generalises without CTGs below [`PLAIN_GENERALISATION_FRAMES`] frames, for at
+    /// most [`QUICK_IC3`], then held while BMC runs while frames are cheap for at most
+    /// [`QUICK_BMC`] and BDD reachability for a tenth of the time (at most
+    /// [`UNTIMED_REACH_CAP`] without a deadline), then the same IC3 resumed: one thread's
+    /// engines for any AIGER problem (what IC3 decides at once is not delayed by building
+    /// BDDs; deep counterexamples behind easy frames are found by BMC; small circuits are
+    /// decided at any depth; the others go to IC3, which loses nothing to the stages between).
     pub fn bdd_then_ic3() -> Self {
         Schedule {
             stages: vec![
-                Stage::Capped {
-                    stage: Box::new(Stage::Ic3(Ic3Options::default())),
-                    at_most: QUICK_IC3,
+                Stage::HeldIc3 {
+                    options: Ic3Options {
+                        plain_below_frame: PLAIN_GENERALISATION_FRAMES,
+                        ..Ic3Options::default()
+                    },
+                    first: QUICK_IC3,
                 },
                 Stage::Capped {
                     stage: Box::new(Stage::CheapBmc {
@@ -614,6 +660,7 @@ impl Schedule {
                 Vec::new()
             },
             pending: None,
+            held: None,
         };
         // Whether the short kills are ruled out (or left to IC3) before a random-run stage.
         let mut short_kills_searched = false;
@@ -660,7 +707,10 @@ impl Schedule {
             }
             let share = self.shares.get(k).copied().unwrap_or(1.0);
             if !self.seeded {
-                carried = Carried::default();
+                carried = Carried {
+                    held: carried.held.take(),
+                    ..Carried::default()
+                };
             }
             last = Scheduled {
                 verdict: stage.check(aig, &limits.slice(share), limits, &mut carried, prefixes),
@@ -1175,7 +1225,7 @@ mod tests {
     fn bdd_then_ic3_decides_small_circuits_by_bdd_and_others_by_ic3() {
         // What IC3 decides at once, it decides before the BDDs are built.
         let s = Schedule::bdd_then_ic3();
-        assert!(matches!(s.stages[0], Stage::Capped { at_most, .. } if at_most == QUICK_IC3));
+        assert!(matches!(s.stages[0], Stage::HeldIc3 { first, .. } if first == QUICK_IC3));
         let r = s.run(&counter(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!((r.stage, s.stage_name(r.stage)), (Some(0), Some("ic3")));
@@ -1225,6 +1275,67 @@ mod tests {
         let r = s.run(&counter(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!(s.stage_name(r.stage), Some("ic3"));
+    }
+
+    #[test]
+    fn a_held_ic3_answers_when_the_last_ic3_stage_resumes_it() {
+        // Held at once, then a BMC stage too shallow for the counterexample at depth 7: the
+        // last stage resumes the held IC3, which answers (the witness replays).
+        let s = Schedule {
+            stages: vec![
+                Stage::HeldIc3 {
+                    options: Ic3Options::default(),
+                    first: Duration::ZERO,
+                },
+                Stage::Bmc { bound: 3 },
+                Stage::Ic3(Ic3Options::default()),
+            ],
+            shares: vec![1.0; 3],
+            seeded: true,
+        };
+        for limits in [
+            Limits::none(),
+            Limits::timeout(Some(Duration::from_secs(60))),
+        ] {
+            let r = s.run(&counter(true), &limits);
+            let Verdict::Unsafe(w) = &r.verdict else {
+                panic!("not unsafe: {:?}", r.verdict);
+            };
+            assert_eq!((w.depth(), r.stage), (7, Some(2)));
+            assert_witness_valid(&counter(true), w);
+            let r = s.run(&counter(false), &limits);
+            assert!(matches!(r.verdict, Verdict::Safe(_)));
+            assert_eq!(r.stage, Some(2));
+        }
+        // Given time, the held stage answers by itself.
+        let mut quick = s.clone();
+        quick.stages[0] = Stage::HeldIc3 {
+            options: Ic3Options::default(),
+            first: Duration::from_secs(60),
+        };
+        let r = quick.run(&counter(false), &Limits::none());
+        assert!(matches!(r.verdict, Verdict::Safe(_)));
+        assert_eq!(r.stage, Some(0));
+        // Its first slice ends with its stage's slice (here none at all), but the held run
+        // goes on within the schedule's deadline once resumed.
+        let mut sliced = quick.clone();
+        sliced.shares[0] = 0.0;
+        let r = sliced.run(
+            &counter(false),
+            &Limits::timeout(Some(Duration::from_secs(60))),
+        );
+        assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
+        assert_eq!(r.stage, Some(2));
+        // No IC3 stage after it: the held IC3 is stopped with the run, which stays open.
+        let mut alone = s.clone();
+        alone.stages.truncate(2);
+        alone.shares.truncate(2);
+        let r = alone.run(&counter(false), &Limits::none());
+        assert!(matches!(r.verdict, Verdict::Unknown(_)), "{:?}", r.verdict);
+        // On a circuit without latches it runs uncapped and answers.
+        let r = s.run(&two_input_check(true), &Limits::none());
+        assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 0));
+        assert_eq!(r.stage, Some(0));
     }
 
     #[test]

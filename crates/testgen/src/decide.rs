@@ -358,10 +358,7 @@ impl<'a> Decider<'a> {
         let Some(ip) = MutantProduct::build_inclusion(&self.model.system, m)? else {
             return Ok(None);
         };
-        let limits = Limits {
-            deadline: Some(until),
-            stop: Vec::new(),
-        };
+        let limits = Limits::until(Some(until));
         let circuit = solver_circuit(&ip.product.aig);
         let run = self.schedule.run(&circuit, &limits);
         let Verdict::Safe(cert) = run.verdict else {
@@ -433,15 +430,11 @@ impl<'a> Decider<'a> {
                     .into();
             return Ok(());
         }
-        let limits = Limits {
-            deadline: Some(start + self.options.timeout),
-            stop: Vec::new(),
-        };
+        let limits = Limits::until(Some(start + self.options.timeout));
         // The engines may have less time than what follows a kill (classifying it).
-        let engine_limits = Limits {
-            deadline: Some(start + engines.map_or(self.options.timeout, |e| e.within)),
-            stop: Vec::new(),
-        };
+        let engine_limits = Limits::until(Some(
+            start + engines.map_or(self.options.timeout, |e| e.within),
+        ));
         // The pooled tests that kill the mutant, best first; the others are tried when the
         // first is not definite (`docs/method.md` §7.8).
         let mut replayed = if self.options.replay {

@@ -46,10 +46,7 @@ impl Decider<'_> {
         let found = match random_witness(&p.aig, frames, RANDOM_ROUNDS, seed) {
             Some(w) => Some(w),
             None => {
-                let limits = Limits {
-                    deadline: Some(start + within),
-                    stop: Vec::new(),
-                };
+                let limits = Limits::until(Some(start + within));
                 let run = self.retry.run(&solver_circuit(&p.aig), &limits);
                 match run.verdict {
                     Verdict::Unsafe(w) => Some(w),
