@@ -309,10 +309,6 @@ impl Stage {
                     "exploration of the control registers' values found no kill".into(),
                 ),
             },
-            Stage::Ic3(_) if carried.held.is_some() => match carried.held.take() {
-                Some(held) => held.resume(limits),
-                None => Verdict::Unknown("no IC3 held".into()),
-            },
             Stage::HeldIc3 { options, first } => {
                 let mut ic3 = Ic3 {
                     options: options.clone(),
@@ -336,6 +332,9 @@ impl Stage {
                 }
             }
             Stage::Ic3(options) => {
+                if let Some(held) = carried.held.take() {
+                    return held.resume(limits);
+                }
                 if let Some(scorr) = carried.pending.take() {
                     if let Ok(c) = scorr.correspondence(aig, limits) {
                         carried.lemmas.extend(c.latch_clauses(aig));
