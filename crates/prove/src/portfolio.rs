@@ -63,8 +63,9 @@ pub struct Portfolio {
 }
 
 impl Portfolio {
-    /// The default portfolio for `jobs` threads: IC3 for 0.2 s, cheap BMC for 0.5 s, BDD
-    /// reachability for a tenth of the time, then IC3 ([`Schedule::bdd_then_ic3`]), then BMC,
+    /// The default portfolio for `jobs` threads: IC3 for 0.6 s, held while cheap BMC runs for
+    /// 0.5 s and BDD reachability for a tenth of the time, then the same IC3 resumed
+    /// ([`Schedule::bdd_then_ic3`]), then BMC,
     /// then k-induction, then IC3 with CTGs for every lemma; at least one engine.
     pub fn with_jobs(jobs: usize, time_limit: Option<Duration>) -> Self {
         let all = [
