@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark of hypermut's prover on one thread against ABC `pdr` and rIC3 `-e ic3`
 # (docs/formats.md §12.7): `hypermut prove --jobs 1` (its default engine on one thread: IC3
-# for 0.6 s, held while quick BMC and BDD reachability run, then resumed; row `hypermut`) and
+# for 0.6 s, held while quick BMC, BMC by leaps and BDD reachability run, then resumed and
+# taking turns with the leaps; row `hypermut`) and
 # `--engine ic3` (row `hypermut-ic3`).
 #
 #   scripts/bench-prover.sh [FILE.aig|FILE.aag ...]

@@ -27,6 +27,7 @@ pub mod exists_forall;
 pub mod houdini;
 pub mod ic3;
 pub mod kind;
+pub mod leap;
 pub mod limits;
 mod merged;
 pub mod portfolio;

@@ -64,8 +64,8 @@ pub struct Portfolio {
 
 impl Portfolio {
     /// The default portfolio for `jobs` threads: IC3 for 0.6 s, held while cheap BMC runs for
-    /// 0.5 s and BDD reachability for a tenth of the time, then the same IC3 resumed
-    /// ([`Schedule::bdd_then_ic3`]), then BMC,
+    /// 0.5 s, BMC by leaps for 0.1 s and BDD reachability for a tenth of the time, then the
+    /// same IC3 resumed, taking turns with the leaps ([`Schedule::bdd_then_ic3`]), then BMC,
     /// then k-induction, then IC3 with CTGs for every lemma; at least one engine.
     pub fn with_jobs(jobs: usize, time_limit: Option<Duration>) -> Self {
         let all = [

@@ -23,6 +23,7 @@ use crate::bmc::{bmc_while_cheap, searched_up_to, searched_whole_bound, Bmc};
 use crate::engine::Engine;
 use crate::houdini::Houdini;
 use crate::ic3::{Ic3, Ic3Options};
+use crate::leap::LeapBmc;
 use crate::limits::Limits;
 use crate::reach::Reach;
 use crate::reduced_verdict::checked_witness;
@@ -143,6 +144,15 @@ pub enum Stage {
         /// How long it runs before it is held.
         first: std::time::Duration,
     },
+    /// BMC by leaps ([`LeapBmc`]) for at most `first` (within its slice), then held: the
+    /// schedule's next [`Stage::Ic3`] that resumes a held IC3 lets the two take turns,
+    /// [`LEAP_SHARE`] of each turn to the leaps (finds counterexamples only).
+    HeldLeaps {
+        /// The depths asked about.
+        leaps: LeapBmc,
+        /// How long it runs before it is held.
+        first: std::time::Duration,
+    },
     /// Another stage, for at most `at_most` (within its slice).
     Capped {
         /// The stage.
@@ -188,6 +198,17 @@ pub const QUICK_BMC: std::time::Duration = std::time::Duration::from_millis(500)
 /// need many frames faster with them (`docs/method.md` §7.3).
 pub const PLAIN_GENERALISATION_FRAMES: usize = 12;
 
+/// How long BMC by leaps runs before it is held in [`Schedule::bdd_then_ic3`].
+pub const QUICK_LEAPS: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// The share of each turn that a held side engine has while it takes turns with a held IC3
+/// ([`Stage::HeldLeaps`]).
+pub const LEAP_SHARE: f64 = 0.2;
+
+/// The first turn of a held IC3 and a held side engine ([`Stage::HeldLeaps`]); each turn
+/// is twice the one before.
+pub const FIRST_TURN: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// How long a BDD reachability stage runs when the schedule has no deadline.
 pub const UNTIMED_REACH_CAP: std::time::Duration = std::time::Duration::from_secs(10);
 
@@ -197,7 +218,7 @@ impl Stage {
         match self {
             Stage::Scorr(_) => "scorr",
             Stage::Houdini(_) => "houdini",
-            Stage::Bmc { .. } | Stage::CheapBmc { .. } => "bmc",
+            Stage::Bmc { .. } | Stage::CheapBmc { .. } | Stage::HeldLeaps { .. } => "bmc",
             Stage::Ic3(_) | Stage::Unseeded(_) | Stage::HeldIc3 { .. } => "ic3",
             Stage::Reach(_) => "bdd",
             Stage::Simulate { .. } | Stage::Uniform { .. } => "simulation",
@@ -215,7 +236,7 @@ impl Stage {
     /// again; `docs/method.md` §7.9).
     fn on_stateless(&self) -> Option<&Stage> {
         match self {
-            Stage::Reach(_) | Stage::Unseeded(_) => None,
+            Stage::Reach(_) | Stage::Unseeded(_) | Stage::HeldLeaps { .. } => None,
             Stage::Capped { stage, .. } if matches!(**stage, Stage::Ic3(_)) => Some(stage),
             other => Some(other),
         }
@@ -320,9 +341,7 @@ impl Stage {
                 }
                 // The held run may go on until the schedule's deadline; its first slice ends
                 // with this stage's.
-                let first = limits.deadline.map_or(*first, |d| {
-                    (*first).min(d.saturating_duration_since(std::time::Instant::now()))
-                });
+                let first = first_slice(limits, *first);
                 match suspend::start(ic3, aig, whole, first) {
                     Started::Done(v) => v,
                     Started::Held(h) => {
@@ -331,9 +350,22 @@ impl Stage {
                     }
                 }
             }
+            Stage::HeldLeaps { leaps, first } => {
+                let first = first_slice(limits, *first);
+                match suspend::start(leaps.clone(), aig, whole, first) {
+                    Started::Done(v) => v,
+                    Started::Held(h) => {
+                        carried.side = Some(h);
+                        Verdict::Unknown(format!("BMC by leaps held after {first:?}"))
+                    }
+                }
+            }
             Stage::Ic3(options) => {
                 if let Some(held) = carried.held.take() {
-                    return held.resume(limits);
+                    return match carried.side.take() {
+                        Some(side) => take_turns(held, side, limits),
+                        None => held.resume(limits),
+                    };
                 }
                 if let Some(scorr) = carried.pending.take() {
                     if let Ok(c) = scorr.correspondence(aig, limits) {
@@ -369,6 +401,39 @@ impl Stage {
     }
 }
 
+/// `first`, or less if `limits` end sooner: the first slice of a held engine.
+fn first_slice(limits: &Limits, first: std::time::Duration) -> std::time::Duration {
+    limits.deadline.map_or(first, |d| {
+        first.min(d.saturating_duration_since(std::time::Instant::now()))
+    })
+}
+
+/// A held IC3 (`main`) and another held engine (`side`) take turns until one answers or
+/// `limits` are reached: turns of [`FIRST_TURN`], doubling, of which `side` has
+/// [`LEAP_SHARE`]. A side engine that ends without an answer leaves the rest to IC3; an IC3
+/// that ends without one (not for the limits) leaves it to the side engine.
+fn take_turns(mut main: Held, side: Held, limits: &Limits) -> Verdict {
+    let mut side = Some(side);
+    let mut turn = FIRST_TURN;
+    loop {
+        let Some(mut other) = side.take() else {
+            return main.resume(limits);
+        };
+        if let Some(v) = main.run_for(turn.mul_f64(1.0 - LEAP_SHARE), limits) {
+            return match v {
+                Verdict::Unknown(_) if !limits.reached() => other.resume(limits),
+                v => v,
+            };
+        }
+        match other.run_for(turn.mul_f64(LEAP_SHARE), limits) {
+            None => side = Some(other),
+            Some(Verdict::Unknown(_)) if !limits.reached() => {}
+            Some(v) => return v,
+        }
+        turn = turn.saturating_mul(2);
+    }
+}
+
 /// What the stages of one run hand on to later ones.
 #[derive(Default)]
 struct Carried {
@@ -379,6 +444,8 @@ struct Carried {
     /// An IC3 held after its first slice ([`Stage::HeldIc3`]), stopped if no later IC3
     /// stage resumes it.
     held: Option<Held>,
+    /// An engine held to take turns with the held IC3 ([`Stage::HeldLeaps`]).
+    side: Option<Held>,
 }
 
 /// Engines run in sequence until one gives a definite answer or the limits are reached.
@@ -419,11 +486,13 @@ impl Schedule {
 
     /// IC3 that generalises without CTGs below [`PLAIN_GENERALISATION_FRAMES`] frames, for at
     /// most [`QUICK_IC3`], then held while BMC runs while frames are cheap for at most
-    /// [`QUICK_BMC`] and BDD reachability for a tenth of the time (at most
-    /// [`UNTIMED_REACH_CAP`] without a deadline), then the same IC3 resumed: one thread's
-    /// engines for any AIGER problem (what IC3 decides at once is not delayed by building
-    /// BDDs; deep counterexamples behind easy frames are found by BMC; small circuits are
-    /// decided at any depth; the others go to IC3, which loses nothing to the stages between).
+    /// [`QUICK_BMC`], BMC by leaps ([`LeapBmc`]) for [`QUICK_LEAPS`] and BDD reachability for
+    /// a tenth of the time (at most [`UNTIMED_REACH_CAP`] without a deadline), then the same
+    /// IC3 resumed, taking turns with the held leaps ([`LEAP_SHARE`] of each turn to them):
+    /// one thread's engines for any AIGER problem (what IC3 decides at once is not delayed by
+    /// building BDDs; deep counterexamples behind easy frames are found by BMC, those behind
+    /// hard shallow frames by the leaps; small circuits are decided at any depth; the others
+    /// go to IC3, which loses nothing to the stages between).
     pub fn bdd_then_ic3() -> Self {
         Schedule {
             stages: vec![
@@ -441,6 +510,10 @@ impl Schedule {
                     }),
                     at_most: QUICK_BMC,
                 },
+                Stage::HeldLeaps {
+                    leaps: LeapBmc::default(),
+                    first: QUICK_LEAPS,
+                },
                 Stage::Reach(Reach {
                     node_limit: SEQUENCE_REACH_NODES,
                     ..Reach::default()
@@ -450,7 +523,7 @@ impl Schedule {
                     ..Ic3Options::default()
                 }),
             ],
-            shares: vec![1.0, 1.0, 0.1, 1.0],
+            shares: vec![1.0, 1.0, 1.0, 0.1, 1.0],
             seeded: true,
         }
     }
@@ -660,6 +733,7 @@ impl Schedule {
             },
             pending: None,
             held: None,
+            side: None,
         };
         // Whether the short kills are ruled out (or left to IC3) before a random-run stage.
         let mut short_kills_searched = false;
@@ -708,6 +782,7 @@ impl Schedule {
             if !self.seeded {
                 carried = Carried {
                     held: carried.held.take(),
+                    side: carried.side.take(),
                     ..Carried::default()
                 };
             }
@@ -1246,16 +1321,19 @@ mod tests {
             (r.stage, bmc_first.stage_name(r.stage)),
             (Some(0), Some("bmc"))
         );
+        // (The leaps stage after it refutes its depths on this counter at once.)
+        assert!(matches!(s.stages[2], Stage::HeldLeaps { first, .. } if first == QUICK_LEAPS));
         let r = bmc_first.run(&counter(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!(
             (r.stage, bmc_first.stage_name(r.stage)),
-            (Some(1), Some("bdd"))
+            (Some(2), Some("bdd"))
         );
-        // Past the quick IC3 and BMC stages: BDD reachability, with or without a deadline.
+        // Past the quick IC3, BMC and leaps stages: BDD reachability, with or without a
+        // deadline.
         let mut s = Schedule::bdd_then_ic3();
-        s.stages.drain(..2);
-        s.shares.drain(..2);
+        s.stages.drain(..3);
+        s.shares.drain(..3);
         for limits in [
             Limits::none(),
             Limits::timeout(Some(Duration::from_secs(60))),
@@ -1335,6 +1413,134 @@ mod tests {
         let r = s.run(&two_input_check(true), &Limits::none());
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 0));
         assert_eq!(r.stage, Some(0));
+    }
+
+    /// A test engine: checks its limits every 0.1 ms for `ticks` checks, then answers
+    /// `verdict` (or `Unknown("stopped")` at its limits); `ended` is set when it returns.
+    struct Spin {
+        ticks: usize,
+        verdict: Verdict,
+        ended: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    }
+
+    impl Spin {
+        fn new(ticks: usize, verdict: Verdict) -> Self {
+            Spin {
+                ticks,
+                verdict,
+                ended: Default::default(),
+            }
+        }
+    }
+
+    impl Engine for Spin {
+        fn check(&mut self, aig: &Aig) -> Verdict {
+            self.check_limited(aig, &Limits::none())
+        }
+
+        fn check_limited(&mut self, _aig: &Aig, limits: &Limits) -> Verdict {
+            let mut v = self.verdict.clone();
+            for _ in 0..self.ticks {
+                if limits.reached() {
+                    v = Verdict::Unknown("stopped".into());
+                    break;
+                }
+                std::thread::sleep(Duration::from_micros(100));
+            }
+            self.ended.store(true, std::sync::atomic::Ordering::SeqCst);
+            v
+        }
+    }
+
+    fn held<E: Engine + Send + 'static>(engine: E, aig: &Aig) -> Held {
+        match suspend::start(engine, aig, &Limits::none(), Duration::ZERO) {
+            Started::Held(h) => h,
+            Started::Done(v) => panic!("ended at once: {v:?}"),
+        }
+    }
+
+    #[test]
+    fn held_leaps_and_a_held_engine_take_turns_until_one_answers() {
+        let g = counter(true);
+        let leaps = |d: usize| LeapBmc {
+            depths: vec![d],
+            ..LeapBmc::default()
+        };
+        let safe = Verdict::Safe(crate::Certificate::Trivial);
+        // The main engine never answers; the leaps find bad at depth 71 in their turn (the
+        // witness is cut at the path's first bad frame).
+        let v = take_turns(
+            held(Spin::new(usize::MAX, safe.clone()), &g),
+            held(leaps(71), &g),
+            &Limits::none(),
+        );
+        let Verdict::Unsafe(w) = &v else {
+            panic!("not unsafe: {v:?}");
+        };
+        assert_eq!(w.depth(), 7);
+        assert_witness_valid(&g, w);
+        // The main engine answers; the side engine, which never would, is stopped.
+        let side = Spin::new(usize::MAX, safe.clone());
+        let side_ended = side.ended.clone();
+        let v = take_turns(
+            held(Spin::new(50, safe.clone()), &g),
+            held(side, &g),
+            &Limits::none(),
+        );
+        assert_eq!(v, safe);
+        assert!(side_ended.load(std::sync::atomic::Ordering::SeqCst));
+        // The leaps refute their depth and end: the main engine goes on alone, past its
+        // first turn, to its answer.
+        let v = take_turns(
+            held(Spin::new(15_000, safe.clone()), &g),
+            held(leaps(64), &g),
+            &Limits::none(),
+        );
+        assert_eq!(v, safe);
+        // The main engine ends without an answer: the leaps go on alone.
+        let v = take_turns(
+            held(Spin::new(10, Verdict::Unknown("gave up".into())), &g),
+            held(leaps(71), &g),
+            &Limits::none(),
+        );
+        assert!(matches!(&v, Verdict::Unsafe(w) if w.depth() == 7), "{v:?}");
+        // At the limits both are stopped.
+        let main = Spin::new(usize::MAX, safe.clone());
+        let main_ended = main.ended.clone();
+        let v = take_turns(
+            held(main, &g),
+            held(Spin::new(usize::MAX, safe.clone()), &g),
+            &Limits::timeout(Some(Duration::from_millis(50))),
+        );
+        assert_eq!(v, Verdict::Unknown("stopped".into()));
+        assert!(main_ended.load(std::sync::atomic::Ordering::SeqCst));
+    }
+
+    #[test]
+    fn held_leaps_answer_in_their_first_slice_or_are_stopped_with_the_run() {
+        let stage = |first| Stage::HeldLeaps {
+            leaps: LeapBmc {
+                depths: vec![71],
+                ..LeapBmc::default()
+            },
+            first,
+        };
+        let s = Schedule {
+            stages: vec![stage(Duration::from_secs(60))],
+            shares: vec![1.0],
+            seeded: true,
+        };
+        let r = s.run(&counter(true), &Limits::none());
+        assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
+        assert_eq!((r.stage, s.stage_name(r.stage)), (Some(0), Some("bmc")));
+        // Held at once with no IC3 stage to take turns with: the run stays open.
+        let s = Schedule {
+            stages: vec![stage(Duration::ZERO)],
+            shares: vec![1.0],
+            seeded: true,
+        };
+        let r = s.run(&counter(true), &Limits::none());
+        assert!(matches!(r.verdict, Verdict::Unknown(_)), "{:?}", r.verdict);
     }
 
     #[test]

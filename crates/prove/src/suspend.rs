@@ -96,6 +96,32 @@ impl Held {
         self.join()
     }
 
+    /// Lets the engine go on for at most `slice` (less if `limits` are reached first, then
+    /// it is stopped): its verdict if it ended, `None` if it is held again.
+    pub fn run_for(&mut self, slice: Duration, limits: &Limits) -> Option<Verdict> {
+        self.gate.open();
+        let end = Instant::now() + slice;
+        let end = limits.deadline.map_or(end, |d| d.min(end));
+        loop {
+            // Checked every few milliseconds for a cancellation flag of `limits`.
+            let tick = (Instant::now() + Duration::from_millis(5)).min(end);
+            if self.gate.wait_done(Some(tick)) {
+                return Some(self.join());
+            }
+            if limits.reached() {
+                self.stop.store(true, Ordering::Relaxed);
+                return Some(self.join());
+            }
+            if Instant::now() >= end {
+                return if self.gate.close() {
+                    Some(self.join())
+                } else {
+                    None
+                };
+            }
+        }
+    }
+
     /// Waits for the engine's thread to end (it must have been stopped or have ended);
     /// its verdict.
     fn join(&mut self) -> Verdict {

@@ -129,6 +129,42 @@ pub fn shortest_depth(aig: &Aig, max_depth: usize) -> Option<usize> {
     None
 }
 
+/// Per depth `0..=max_depth`: whether some path from an initial state reaches a bad state
+/// in exactly that many steps (constraints holding in every frame up to and including it),
+/// by explicit enumeration of initial states and inputs.
+pub fn bad_at_depths(aig: &Aig, max_depth: usize) -> Vec<bool> {
+    let nl = aig.latches.len();
+    let ni = aig.inputs.len();
+    assert!(nl <= 12 && ni <= 8, "explicit oracle only for tiny AIGs");
+    let bits = |x: u32, n: usize| (0..n).map(|i| x >> i & 1 == 1).collect::<Vec<bool>>();
+    let pack = |v: &[bool]| {
+        v.iter()
+            .enumerate()
+            .fold(0u32, |a, (i, b)| a | (*b as u32) << i)
+    };
+    let mut layer: HashSet<u32> = (0..1u32 << nl)
+        .filter(|s| is_initial(aig, &bits(*s, nl)))
+        .collect();
+    let mut out = Vec::with_capacity(max_depth + 1);
+    for _ in 0..=max_depth {
+        let mut next = HashSet::new();
+        let mut hit = false;
+        for s in &layer {
+            for i in 0..1u32 << ni {
+                let val = eval_frame(aig, &bits(*s, nl), &bits(i, ni));
+                if !aig.constraints.iter().all(|c| lit_val(&val, c.lit)) {
+                    continue;
+                }
+                hit |= lit_val(&val, aig.bad[0].lit);
+                next.insert(pack(&next_state(aig, &val)));
+            }
+        }
+        out.push(hit);
+        layer = next;
+    }
+    out
+}
+
 /// Shape of a random AIG.
 pub struct Shape {
     pub inputs: usize,

@@ -118,3 +118,37 @@ fn dropping_a_held_engine_ends_its_thread() {
     std::thread::sleep(Duration::from_millis(10));
     assert_eq!(ticks.load(Ordering::SeqCst), after);
 }
+
+#[test]
+fn an_engine_run_for_a_slice_is_held_again_after_it() {
+    let (t, ticks, ended) = Ticker::new(usize::MAX);
+    let mut h = held(start(t, &Aig::new(), &Limits::none(), Duration::ZERO));
+    let before = ticks.load(Ordering::SeqCst);
+    assert_eq!(h.run_for(Duration::from_millis(20), &Limits::none()), None);
+    let after = ticks.load(Ordering::SeqCst);
+    assert!(after > before, "it ran in its slice");
+    std::thread::sleep(Duration::from_millis(30));
+    assert_eq!(
+        ticks.load(Ordering::SeqCst),
+        after,
+        "it ran while held again"
+    );
+    assert!(!ended.load(Ordering::SeqCst));
+    // The limits end a slice early and stop the engine.
+    let v = h.run_for(
+        Duration::from_secs(60),
+        &Limits::timeout(Some(Duration::from_millis(10))),
+    );
+    assert_eq!(v, Some(Verdict::Unknown("stopped".into())));
+    assert!(ended.load(Ordering::SeqCst));
+}
+
+#[test]
+fn an_engine_that_ends_within_a_slice_gives_its_verdict() {
+    let (t, _, _) = Ticker::new(300);
+    let mut h = held(start(t, &Aig::new(), &Limits::none(), Duration::ZERO));
+    assert_eq!(
+        h.run_for(Duration::from_secs(60), &Limits::none()),
+        Some(Verdict::Unknown("ticked 300".into()))
+    );
+}
