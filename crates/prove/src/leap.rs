@@ -128,30 +128,10 @@ fn solver_err(e: impl std::fmt::Display) -> BmcError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testutil::{assert_witness_valid, bad_at_depths, random_aig, Rng, Shape};
-    use hypermut_aig::{Named, Reset};
+    use crate::testutil::{
+        assert_witness_valid, bad_at_depths, counter_to_seven, random_aig, Rng, Shape,
+    };
     use std::time::Duration;
-
-    /// A 3-bit counter (reset 0) with bad when it reads 7: bad at depths 7, 15, 23, …
-    fn counter() -> Aig {
-        let mut g = Aig::new();
-        let bits: Vec<_> = (0..3)
-            .map(|i| g.add_latch(format!("c{i}"), Reset::Zero))
-            .collect();
-        let mut carry = hypermut_aig::Lit::TRUE;
-        for &b in &bits {
-            let next = g.xor(b, carry);
-            carry = g.and(b, carry);
-            g.set_next(b, next);
-        }
-        let seven = g.and(bits[0], bits[1]);
-        let seven = g.and(seven, bits[2]);
-        g.bad.push(Named {
-            lit: seven,
-            name: "bad".into(),
-        });
-        g
-    }
 
     #[test]
     fn answers_exactly_at_the_depths_asked_on_random_circuits() {
@@ -205,7 +185,7 @@ mod tests {
     #[test]
     fn a_refuted_depth_hands_over_to_the_next() {
         // Depth 64 is refuted, depth 71 is bad; the path there is bad first at depth 7.
-        let g = counter();
+        let g = counter_to_seven(true);
         let v = LeapBmc {
             depths: vec![64, 71],
             ..LeapBmc::default()
@@ -229,7 +209,7 @@ mod tests {
 
     #[test]
     fn depths_past_the_gate_cap_or_the_limits_are_not_asked() {
-        let g = counter();
+        let g = counter_to_seven(true);
         // 72 frames of a cone of more than one gate are more than 72 gates.
         let v = LeapBmc {
             depths: vec![71],

@@ -850,55 +850,33 @@ impl Engine for Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testutil::{assert_witness_valid, eval_frame, lit_val};
+    use crate::testutil::{assert_witness_valid, counter_to_seven, eval_frame, lit_val};
     use hypermut_aig::{Named, Reset};
     use std::time::Duration;
 
     /// A 3-bit counter from 0 whose bad state is `counter = 7` when `reach` (depth 7), or a
     /// state it never reaches (counter = 7 and a constant-0 latch) otherwise.
-    fn counter(reach: bool) -> Aig {
-        let mut g = Aig::new();
-        let bits: Vec<_> = (0..3)
-            .map(|i| g.add_latch(format!("c{i}"), Reset::Zero))
-            .collect();
-        let z = g.add_latch("z", Reset::Zero);
-        let mut carry = hypermut_aig::Lit::TRUE;
-        for &b in &bits {
-            let next = g.xor(b, carry);
-            carry = g.and(b, carry);
-            g.set_next(b, next);
-        }
-        let seven = g.and(bits[0], bits[1]);
-        let seven = g.and(seven, bits[2]);
-        let bad = if reach { seven } else { g.and(seven, z) };
-        g.bad.push(Named {
-            lit: bad,
-            name: "bad".into(),
-        });
-        g
-    }
-
     #[test]
     fn bmc_answers_within_its_bound_and_ic3_after_it() {
         let s = Schedule::bmc_then_ic3(10, true);
-        let r = s.run(&counter(true), &Limits::none());
+        let r = s.run(&counter_to_seven(true), &Limits::none());
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         assert_eq!(s.stage_name(r.stage), Some("bmc"));
 
         // Bound 3 < 7: BMC gives up, IC3 finds the counterexample.
         let s = Schedule::bmc_then_ic3(3, true);
-        let r = s.run(&counter(true), &Limits::none());
+        let r = s.run(&counter_to_seven(true), &Limits::none());
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         assert_eq!(s.stage_name(r.stage), Some("ic3"));
 
         // Unreachable: only IC3 can say so.
-        let r = s.run(&counter(false), &Limits::none());
+        let r = s.run(&counter_to_seven(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!(s.stage_name(r.stage), Some("ic3"));
 
         // Without the proof stage the answer stays open.
         let s = Schedule::bmc_then_ic3(3, false);
-        let r = s.run(&counter(false), &Limits::none());
+        let r = s.run(&counter_to_seven(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Unknown(_)));
         assert_eq!(s.stage_name(r.stage), Some("bmc"));
     }
@@ -918,7 +896,7 @@ mod tests {
     fn the_sliced_schedule_kills_small_circuits_by_bdd_reachability() {
         let s = Schedule::sliced(3, true);
         let limits = Limits::timeout(Some(Duration::from_secs(60)));
-        let r = s.run(&counter(true), &limits);
+        let r = s.run(&counter_to_seven(true), &limits);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         assert_eq!(s.stage_name(r.stage), Some("bdd"));
     }
@@ -927,21 +905,21 @@ mod tests {
     fn the_sliced_schedule_proves_by_correspondence_and_kills_by_bmc() {
         let s = without_bdd(Schedule::sliced(10, true));
         let limits = Limits::timeout(Some(Duration::from_secs(60)));
-        let r = s.run(&counter(false), &limits);
+        let r = s.run(&counter_to_seven(false), &limits);
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!(s.stage_name(r.stage), Some("scorr"));
-        let r = s.run(&counter(true), &limits);
+        let r = s.run(&counter_to_seven(true), &limits);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         assert_eq!(s.stage_name(r.stage), Some("bmc"));
         // A kill deeper than the bound, with and without a deadline.
         let s = without_bdd(Schedule::sliced(3, true));
         for limits in [limits.clone(), Limits::none()] {
-            let r = s.run(&counter(true), &limits);
+            let r = s.run(&counter_to_seven(true), &limits);
             assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         }
         // Without a deadline, the unbounded BMC stage is skipped: a safe problem ends.
         assert!(matches!(
-            s.run(&counter(false), &Limits::none()).verdict,
+            s.run(&counter_to_seven(false), &Limits::none()).verdict,
             Verdict::Safe(_)
         ));
         // BMC without bound: searches until its slice ends, skipped without a deadline.
@@ -953,26 +931,26 @@ mod tests {
             shares: vec![1.0],
             seeded: true,
         };
-        let r = deep.run(&counter(true), &limits);
+        let r = deep.run(&counter_to_seven(true), &limits);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         let r = deep.run(
-            &counter(false),
+            &counter_to_seven(false),
             &Limits::timeout(Some(Duration::from_millis(300))),
         );
         assert!(matches!(r.verdict, Verdict::Unknown(_)));
         assert!(matches!(
-            deep.run(&counter(true), &Limits::none()).verdict,
+            deep.run(&counter_to_seven(true), &Limits::none()).verdict,
             Verdict::Unknown(_)
         ));
         // The unseeded schedule answers alike.
         let s = without_bdd(Schedule::sliced(3, true)).unseeded();
         assert!(!s.seeded);
         assert!(matches!(
-            s.run(&counter(false), &limits).verdict,
+            s.run(&counter_to_seven(false), &limits).verdict,
             Verdict::Safe(_)
         ));
         assert!(matches!(
-            &s.run(&counter(true), &limits).verdict,
+            &s.run(&counter_to_seven(true), &limits).verdict,
             Verdict::Unsafe(w) if w.depth() == 7
         ));
         // Without random runs, the same schedule as before them.
@@ -993,7 +971,7 @@ mod tests {
     /// schedule ignores them.
     #[test]
     fn seeds_never_change_a_verdict() {
-        let safe = counter(false);
+        let safe = counter_to_seven(false);
         let lit = |k: usize| safe.latches[k].lit;
         let seeds = vec![
             vec![!lit(3)],
@@ -1011,7 +989,7 @@ mod tests {
             };
             assert_eq!(s.stage_name(r.stage), Some("ic3"));
             crate::certificate::check_certificate(&safe, cert).expect("the invariant checks");
-            let r = s.run_seeded(&counter(true), &Limits::none(), &seeds);
+            let r = s.run_seeded(&counter_to_seven(true), &Limits::none(), &seeds);
             assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         }
     }
@@ -1030,7 +1008,7 @@ mod tests {
             shares: vec![1.0, 1.0],
             seeded: true,
         };
-        let safe = counter(false);
+        let safe = counter_to_seven(false);
         let lit = |k: usize| safe.latches[k].lit;
         let seeds = vec![vec![!lit(3)], vec![lit(0)], vec![lit(1), !lit(2)]];
         let r = s.run_seeded(&safe, &Limits::none(), &seeds);
@@ -1039,7 +1017,7 @@ mod tests {
         };
         assert_eq!((r.stage, s.stage_name(r.stage)), (Some(0), Some("ic3")));
         crate::certificate::check_certificate(&safe, cert).expect("the invariant checks");
-        let r = s.run_seeded(&counter(true), &Limits::none(), &seeds);
+        let r = s.run_seeded(&counter_to_seven(true), &Limits::none(), &seeds);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         assert_eq!(r.stage, Some(0));
         for reachable in [true, false] {
@@ -1226,10 +1204,10 @@ mod tests {
         // The shares stay with their stages.
         assert_eq!(s.shares, [0.2, 0.25, 0.85, 1.0, 1.0]);
         let limits = Limits::timeout(Some(Duration::from_secs(60)));
-        let r = s.run(&counter(true), &limits);
+        let r = s.run(&counter_to_seven(true), &limits);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         assert_eq!(s.stage_name(r.stage), Some("ic3"));
-        let r = s.clone().unseeded().run(&counter(false), &limits);
+        let r = s.clone().unseeded().run(&counter_to_seven(false), &limits);
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         // BMC alone has nothing left to retry.
         assert!(Schedule::bmc_then_ic3(5, false).retried().stages.is_empty());
@@ -1261,7 +1239,7 @@ mod tests {
     fn the_quick_induction_gives_up_on_a_kill() {
         let mut quick = Houdini::quick();
         // The counter reaches 7 while `z` stays 0: `¬z` is mined, but does not exclude it.
-        let mut g = counter(true);
+        let mut g = counter_to_seven(true);
         let z = g.latches[3].lit;
         g.bad[0].lit = g.and(g.bad[0].lit, !z);
         let v = quick.check(&g);
@@ -1279,10 +1257,10 @@ mod tests {
         assert_eq!(s.stages.len(), s.shares.len());
         let limits = Limits::timeout(Some(Duration::from_secs(60)));
         assert!(matches!(
-            s.run(&counter(false), &limits).verdict,
+            s.run(&counter_to_seven(false), &limits).verdict,
             Verdict::Safe(_)
         ));
-        let r = s.run(&counter(true), &limits);
+        let r = s.run(&counter_to_seven(true), &limits);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         // Its BMC stage alone: no bound and no conflict limit, until the deadline.
         let bmc = Schedule {
@@ -1290,7 +1268,7 @@ mod tests {
             shares: vec![1.0],
             seeded: true,
         };
-        let r = bmc.run(&counter(true), &limits);
+        let r = bmc.run(&counter_to_seven(true), &limits);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         assert_eq!(bmc.stage_name(r.stage), Some("bmc"));
     }
@@ -1300,7 +1278,7 @@ mod tests {
         // What IC3 decides at once, it decides before the BDDs are built.
         let s = Schedule::bdd_then_ic3();
         assert!(matches!(s.stages[0], Stage::HeldIc3 { first, .. } if first == QUICK_IC3));
-        let r = s.run(&counter(false), &Limits::none());
+        let r = s.run(&counter_to_seven(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!((r.stage, s.stage_name(r.stage)), (Some(0), Some("ic3")));
         // Past the quick IC3 stage: a counterexample behind easy frames is found by the quick
@@ -1311,19 +1289,19 @@ mod tests {
             shares: s.shares[1..].to_vec(),
             seeded: true,
         };
-        let r = bmc_first.run(&counter(true), &Limits::none());
+        let r = bmc_first.run(&counter_to_seven(true), &Limits::none());
         let Verdict::Unsafe(w) = &r.verdict else {
             panic!("not unsafe: {:?}", r.verdict);
         };
         assert_eq!(w.depth(), 7);
-        assert_witness_valid(&counter(true), w);
+        assert_witness_valid(&counter_to_seven(true), w);
         assert_eq!(
             (r.stage, bmc_first.stage_name(r.stage)),
             (Some(0), Some("bmc"))
         );
         // (The leaps stage after it refutes its depths on this counter at once.)
         assert!(matches!(s.stages[2], Stage::HeldLeaps { first, .. } if first == QUICK_LEAPS));
-        let r = bmc_first.run(&counter(false), &Limits::none());
+        let r = bmc_first.run(&counter_to_seven(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!(
             (r.stage, bmc_first.stage_name(r.stage)),
@@ -1338,10 +1316,10 @@ mod tests {
             Limits::none(),
             Limits::timeout(Some(Duration::from_secs(60))),
         ] {
-            let r = s.run(&counter(true), &limits);
+            let r = s.run(&counter_to_seven(true), &limits);
             assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
             assert_eq!(s.stage_name(r.stage), Some("bdd"));
-            let r = s.run(&counter(false), &limits);
+            let r = s.run(&counter_to_seven(false), &limits);
             assert!(matches!(r.verdict, Verdict::Safe(_)));
             assert_eq!(s.stage_name(r.stage), Some("bdd"));
         }
@@ -1349,7 +1327,7 @@ mod tests {
         if let Stage::Reach(r) = &mut s.stages[0] {
             r.max_variables = 0;
         }
-        let r = s.run(&counter(false), &Limits::none());
+        let r = s.run(&counter_to_seven(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!(s.stage_name(r.stage), Some("ic3"));
     }
@@ -1374,13 +1352,13 @@ mod tests {
             Limits::none(),
             Limits::timeout(Some(Duration::from_secs(60))),
         ] {
-            let r = s.run(&counter(true), &limits);
+            let r = s.run(&counter_to_seven(true), &limits);
             let Verdict::Unsafe(w) = &r.verdict else {
                 panic!("not unsafe: {:?}", r.verdict);
             };
             assert_eq!((w.depth(), r.stage), (7, Some(2)));
-            assert_witness_valid(&counter(true), w);
-            let r = s.run(&counter(false), &limits);
+            assert_witness_valid(&counter_to_seven(true), w);
+            let r = s.run(&counter_to_seven(false), &limits);
             assert!(matches!(r.verdict, Verdict::Safe(_)));
             assert_eq!(r.stage, Some(2));
         }
@@ -1390,7 +1368,7 @@ mod tests {
             options: Ic3Options::default(),
             first: Duration::from_secs(60),
         };
-        let r = quick.run(&counter(false), &Limits::none());
+        let r = quick.run(&counter_to_seven(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!(r.stage, Some(0));
         // Its first slice ends with its stage's slice (here none at all), but the held run
@@ -1398,7 +1376,7 @@ mod tests {
         let mut sliced = quick.clone();
         sliced.shares[0] = 0.0;
         let r = sliced.run(
-            &counter(false),
+            &counter_to_seven(false),
             &Limits::timeout(Some(Duration::from_secs(60))),
         );
         assert!(matches!(r.verdict, Verdict::Safe(_)), "{:?}", r.verdict);
@@ -1407,7 +1385,7 @@ mod tests {
         let mut alone = s.clone();
         alone.stages.truncate(2);
         alone.shares.truncate(2);
-        let r = alone.run(&counter(false), &Limits::none());
+        let r = alone.run(&counter_to_seven(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Unknown(_)), "{:?}", r.verdict);
         // On a circuit without latches it runs uncapped and answers.
         let r = s.run(&two_input_check(true), &Limits::none());
@@ -1461,7 +1439,7 @@ mod tests {
 
     #[test]
     fn held_leaps_and_a_held_engine_take_turns_until_one_answers() {
-        let g = counter(true);
+        let g = counter_to_seven(true);
         let leaps = |d: usize| LeapBmc {
             depths: vec![d],
             ..LeapBmc::default()
@@ -1530,7 +1508,7 @@ mod tests {
             shares: vec![1.0],
             seeded: true,
         };
-        let r = s.run(&counter(true), &Limits::none());
+        let r = s.run(&counter_to_seven(true), &Limits::none());
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         assert_eq!((r.stage, s.stage_name(r.stage)), (Some(0), Some("bmc")));
         // Held at once with no IC3 stage to take turns with: the run stays open.
@@ -1539,7 +1517,7 @@ mod tests {
             shares: vec![1.0],
             seeded: true,
         };
-        let r = s.run(&counter(true), &Limits::none());
+        let r = s.run(&counter_to_seven(true), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Unknown(_)), "{:?}", r.verdict);
     }
 
@@ -1559,7 +1537,7 @@ mod tests {
             shares: vec![1.0, 0.1, 1.0],
             seeded: true,
         };
-        let r = s.run(&counter(false), &Limits::none());
+        let r = s.run(&counter_to_seven(false), &Limits::none());
         assert!(matches!(r.verdict, Verdict::Safe(_)));
         assert_eq!(r.stage, Some(1));
         // Without latches the first stage runs uncapped and answers, safe or unsafe; the
@@ -1627,10 +1605,10 @@ mod tests {
         // BMC without bound on a safe problem runs until its deadline: the cap's.
         let limits = Limits::timeout(Some(Duration::from_secs(60)));
         let start = std::time::Instant::now();
-        let r = capped(Duration::from_millis(200)).run(&counter(false), &limits);
+        let r = capped(Duration::from_millis(200)).run(&counter_to_seven(false), &limits);
         assert!(matches!(r.verdict, Verdict::Unknown(_)));
         assert!(start.elapsed() < Duration::from_secs(30));
-        let r = capped(Duration::from_secs(60)).run(&counter(true), &limits);
+        let r = capped(Duration::from_secs(60)).run(&counter_to_seven(true), &limits);
         assert!(matches!(&r.verdict, Verdict::Unsafe(w) if w.depth() == 7));
         assert_eq!(capped(QUICK_IC3).stage_name(Some(0)), Some("bmc"));
     }
@@ -1651,7 +1629,10 @@ mod tests {
     #[test]
     fn a_reached_deadline_stops_before_the_next_stage() {
         let s = Schedule::bmc_then_ic3(3, true);
-        let r = s.run(&counter(false), &Limits::timeout(Some(Duration::ZERO)));
+        let r = s.run(
+            &counter_to_seven(false),
+            &Limits::timeout(Some(Duration::ZERO)),
+        );
         assert!(matches!(r.verdict, Verdict::Unknown(_)));
         assert_eq!(s.stage_name(r.stage), Some("bmc"));
     }

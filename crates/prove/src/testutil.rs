@@ -86,53 +86,10 @@ pub fn is_initial(aig: &Aig, state: &[bool]) -> bool {
     })
 }
 
-/// The exact shortest depth of `bad[0]` (constraints holding up to and including the bad
-/// frame) up to `max_depth`, by explicit enumeration of initial states and inputs.
-pub fn shortest_depth(aig: &Aig, max_depth: usize) -> Option<usize> {
-    let nl = aig.latches.len();
-    let ni = aig.inputs.len();
-    assert!(nl <= 12 && ni <= 8, "explicit oracle only for tiny AIGs");
-    let bits = |x: u32, n: usize| (0..n).map(|i| x >> i & 1 == 1).collect::<Vec<bool>>();
-    let pack = |v: &[bool]| {
-        v.iter()
-            .enumerate()
-            .fold(0u32, |a, (i, b)| a | (*b as u32) << i)
-    };
-    let mut layer: HashSet<u32> = (0..1u32 << nl)
-        .filter(|s| {
-            bits(*s, nl)
-                .iter()
-                .zip(&aig.latches)
-                .all(|(v, l)| match l.reset {
-                    Reset::Zero => !v,
-                    Reset::One => *v,
-                    Reset::Free => true,
-                })
-        })
-        .collect();
-    for k in 0..=max_depth {
-        let mut next = HashSet::new();
-        for s in &layer {
-            for i in 0..1u32 << ni {
-                let val = eval_frame(aig, &bits(*s, nl), &bits(i, ni));
-                if !aig.constraints.iter().all(|c| lit_val(&val, c.lit)) {
-                    continue;
-                }
-                if lit_val(&val, aig.bad[0].lit) {
-                    return Some(k);
-                }
-                next.insert(pack(&next_state(aig, &val)));
-            }
-        }
-        layer = next;
-    }
-    None
-}
-
-/// Per depth `0..=max_depth`: whether some path from an initial state reaches a bad state
-/// in exactly that many steps (constraints holding in every frame up to and including it),
-/// by explicit enumeration of initial states and inputs.
-pub fn bad_at_depths(aig: &Aig, max_depth: usize) -> Vec<bool> {
+/// Walks the layers of states reachable in exactly 0, 1, … `max_depth` steps from the initial
+/// states (constraints holding in every frame), by explicit enumeration of states and inputs,
+/// and tells `at` for each depth whether bad can hold there; stops when `at` says so.
+fn walk_layers(aig: &Aig, max_depth: usize, mut at: impl FnMut(usize, bool) -> bool) {
     let nl = aig.latches.len();
     let ni = aig.inputs.len();
     assert!(nl <= 12 && ni <= 8, "explicit oracle only for tiny AIGs");
@@ -145,8 +102,7 @@ pub fn bad_at_depths(aig: &Aig, max_depth: usize) -> Vec<bool> {
     let mut layer: HashSet<u32> = (0..1u32 << nl)
         .filter(|s| is_initial(aig, &bits(*s, nl)))
         .collect();
-    let mut out = Vec::with_capacity(max_depth + 1);
-    for _ in 0..=max_depth {
+    for k in 0..=max_depth {
         let mut next = HashSet::new();
         let mut hit = false;
         for s in &layer {
@@ -159,13 +115,63 @@ pub fn bad_at_depths(aig: &Aig, max_depth: usize) -> Vec<bool> {
                 next.insert(pack(&next_state(aig, &val)));
             }
         }
-        out.push(hit);
+        if at(k, hit) {
+            return;
+        }
         layer = next;
     }
+}
+
+/// The exact shortest depth of `bad[0]` (constraints holding up to and including the bad
+/// frame) up to `max_depth`, by explicit enumeration of initial states and inputs.
+pub fn shortest_depth(aig: &Aig, max_depth: usize) -> Option<usize> {
+    let mut found = None;
+    walk_layers(aig, max_depth, |k, hit| {
+        if hit {
+            found = Some(k);
+        }
+        hit
+    });
+    found
+}
+
+/// Per depth `0..=max_depth`: whether some path from an initial state reaches a bad state
+/// in exactly that many steps (constraints holding in every frame up to and including it),
+/// by explicit enumeration of initial states and inputs.
+pub fn bad_at_depths(aig: &Aig, max_depth: usize) -> Vec<bool> {
+    let mut out = Vec::with_capacity(max_depth + 1);
+    walk_layers(aig, max_depth, |_, hit| {
+        out.push(hit);
+        false
+    });
     out
 }
 
 /// Shape of a random AIG.
+/// A 3-bit counter from 0 and a latch `z` that stays 0; bad when the counter reads 7 (depths
+/// 7, 15, 23, …) if `reachable`, otherwise when it reads 7 and `z` is 1 (never).
+pub fn counter_to_seven(reachable: bool) -> Aig {
+    let mut g = Aig::new();
+    let bits: Vec<_> = (0..3)
+        .map(|i| g.add_latch(format!("c{i}"), Reset::Zero))
+        .collect();
+    let z = g.add_latch("z", Reset::Zero);
+    let mut carry = Lit::TRUE;
+    for &b in &bits {
+        let next = g.xor(b, carry);
+        carry = g.and(b, carry);
+        g.set_next(b, next);
+    }
+    let seven = g.and(bits[0], bits[1]);
+    let seven = g.and(seven, bits[2]);
+    let bad = if reachable { seven } else { g.and(seven, z) };
+    g.bad.push(Named {
+        lit: bad,
+        name: "bad".into(),
+    });
+    g
+}
+
 pub struct Shape {
     pub inputs: usize,
     pub latches: usize,
