@@ -283,7 +283,7 @@ pub(crate) fn add_frame_with_constraints<S: SolveIncremental>(
     Ok(k)
 }
 
-fn solver_err(e: impl std::fmt::Display) -> BmcError {
+pub(crate) fn solver_err(e: impl std::fmt::Display) -> BmcError {
     BmcError::Unroll(UnrollError::Solver(e.to_string()))
 }
 

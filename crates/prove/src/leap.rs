@@ -1,5 +1,5 @@
 //! BMC by leaps: questions about single deep frames instead of every frame in turn
-//! (`docs/method.md` §7.4).
+//! (`docs/method.md` §7.2).
 //!
 //! Incremental BMC refutes every depth before the counterexample, one by one. On circuits
 //! whose shallow frames are hard to refute (wide arithmetic, data paths behind long
@@ -15,11 +15,11 @@ use hypermut_aig::{check_witness, Aig};
 use rustsat::solvers::{Solve, SolverResult};
 
 use crate::backend::{default_solver, DefaultSolver};
-use crate::bmc::{add_frame_with_constraints, roots, witness, BmcError};
+use crate::bmc::{add_frame_with_constraints, roots, solver_err, witness, BmcError};
 use crate::engine::Engine;
 use crate::limits::Limits;
 use crate::reduced_verdict::{checked_witness, trivial_verdict};
-use crate::unroll::{InitMode, UnrollError, Unroller};
+use crate::unroll::{InitMode, Unroller};
 use crate::verdict::Verdict;
 
 /// BMC by leaps (see the module).
@@ -119,10 +119,6 @@ fn search(aig: &Aig, leaps: &LeapBmc, limits: &Limits) -> Result<Verdict, BmcErr
 
 fn stopped() -> Verdict {
     Verdict::Unknown("time limit reached (BMC by leaps)".into())
-}
-
-fn solver_err(e: impl std::fmt::Display) -> BmcError {
-    BmcError::Unroll(UnrollError::Solver(e.to_string()))
 }
 
 #[cfg(test)]

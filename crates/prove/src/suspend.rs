@@ -80,44 +80,43 @@ impl Held {
     /// Lets the engine go on until it ends or `limits` are reached (then it is stopped);
     /// its verdict.
     pub fn resume(mut self, limits: &Limits) -> Verdict {
-        self.gate.open();
-        // Checked every few milliseconds for a cancellation flag of `limits`.
-        loop {
-            let tick = Instant::now() + Duration::from_millis(5);
-            let until = limits.deadline.map_or(tick, |d| d.min(tick));
-            if self.gate.wait_done(Some(until)) {
-                break;
-            }
-            if limits.reached() {
+        match self.run_until(None, limits) {
+            Some(v) => v,
+            // Held again: the deadline of `limits` came between two checks; stop it.
+            None => {
                 self.stop.store(true, Ordering::Relaxed);
-                break;
+                self.gate.open();
+                self.join()
             }
         }
-        self.join()
     }
 
     /// Lets the engine go on for at most `slice` (less if `limits` are reached first, then
     /// it is stopped): its verdict if it ended, `None` if it is held again.
     pub fn run_for(&mut self, slice: Duration, limits: &Limits) -> Option<Verdict> {
+        self.run_until(Some(Instant::now() + slice), limits)
+    }
+
+    /// Lets the engine go on until it ends, `limits` are reached (then it is stopped) or
+    /// `end` comes (then it is held again, `None`).
+    fn run_until(&mut self, end: Option<Instant>, limits: &Limits) -> Option<Verdict> {
         self.gate.open();
-        let end = Instant::now() + slice;
-        let end = limits.deadline.map_or(end, |d| d.min(end));
+        let end = match (end, limits.deadline) {
+            (Some(e), Some(d)) => Some(e.min(d)),
+            (e, d) => e.or(d),
+        };
         loop {
             // Checked every few milliseconds for a cancellation flag of `limits`.
-            let tick = (Instant::now() + Duration::from_millis(5)).min(end);
-            if self.gate.wait_done(Some(tick)) {
+            let tick = Instant::now() + Duration::from_millis(5);
+            if self.gate.wait_done(Some(end.map_or(tick, |e| e.min(tick)))) {
                 return Some(self.join());
             }
             if limits.reached() {
                 self.stop.store(true, Ordering::Relaxed);
                 return Some(self.join());
             }
-            if Instant::now() >= end {
-                return if self.gate.close() {
-                    Some(self.join())
-                } else {
-                    None
-                };
+            if end.is_some_and(|e| Instant::now() >= e) {
+                return self.gate.close().then(|| self.join());
             }
         }
     }
