@@ -75,8 +75,13 @@ fn main() {
             eprintln!("stage {:?}", s.stage_name(run.stage));
             run.verdict
         }
-        "sequence" => hypermut_prove::schedule::Schedule::bdd_then_ic3()
-            .check_limited(&aig, &hypermut_prove::Limits::timeout(timeout)),
+        // `hypermut prove --jobs 1`'s schedule; prints the stage that answered.
+        "sequence" => {
+            let s = hypermut_prove::schedule::Schedule::bdd_then_ic3();
+            let run = s.run(&aig, &hypermut_prove::Limits::timeout(timeout));
+            eprintln!("stage {:?}", s.stage_name(run.stage));
+            run.verdict
+        }
         "scorr" => {
             let limits = hypermut_prove::Limits::timeout(timeout);
             let found = Scorr::default().correspondence(&aig, &limits);
