@@ -52,7 +52,7 @@ pub use certificate::{
 };
 pub use choice::EngineChoice;
 pub use engine::Engine;
-pub use enumerate::{values_per_frame, Enumerated};
+pub use enumerate::{values_per_frame, Enumerated, KnownRun, Runs};
 pub use exists_forall::{ExistsForall, SearchStats};
 pub use houdini::{Houdini, HoudiniError};
 pub use ic3::{Ic3, Ic3Options};

@@ -8,10 +8,11 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use hypermut_aig::sim::initial_state;
 use hypermut_aig::{simulate, Lit, Reset, SimTrace};
 use hypermut_hyper::{fixed_copy, HyperError, MutantProduct};
 use hypermut_ir::{Role, Value, VarId};
-use hypermut_prove::{values_per_frame, Enumerated};
+use hypermut_prove::{values_per_frame, Enumerated, KnownRun, Runs};
 
 use crate::error::Result;
 
@@ -154,15 +155,23 @@ pub fn allowed_outputs(
                     .collect()
             })
             .collect();
-        values_per_frame(
-            &original.aig,
-            &fixed_inputs,
-            &expected,
-            &watch,
-            depth,
-            cap,
-            deadline,
-        )?
+        // The run the expected outputs come from reaches every step: no solver call needs
+        // to show that some run does.
+        let init = initial_state(&original.aig, &[]);
+        let inputs: Vec<Vec<bool>> = grounded
+            .iter()
+            .map(|v| v.iter().map(|b| b.unwrap_or(false)).collect())
+            .collect();
+        let run = KnownRun {
+            init: &init,
+            inputs: &inputs,
+        };
+        let runs = Runs {
+            fixed_inputs: &fixed_inputs,
+            fixed_lits: &expected,
+            known: Some(run),
+        };
+        values_per_frame(&original.aig, &runs, &watch, depth, cap, deadline)?
     };
     let enums = &mp.conditional.system.enums;
     let named = |bits: &[bool]| -> BTreeMap<String, String> {
@@ -594,8 +603,15 @@ mod tests {
                 .collect();
             let got = allowed_outputs(&mp, &private, &run, 5, 8, None).expect("lists");
             let expected = outputs_per_frame(&simulate(&original.aig, &[], &run), &watch);
-            let enumerated = values_per_frame(&original.aig, &run, &expected, &watch, 5, 8, None)
-                .expect("enumerates");
+            let enumerated = values_per_frame(
+                &original.aig,
+                &Runs::new(&run, &expected),
+                &watch,
+                5,
+                8,
+                None,
+            )
+            .expect("enumerates");
             for (step, (g, e)) in got.iter().zip(&enumerated).enumerate() {
                 assert_eq!(g.values.len(), e.values.len(), "step {step}");
                 assert_eq!(g.capped, e.capped, "step {step}");
