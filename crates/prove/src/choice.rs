@@ -31,8 +31,8 @@ impl EngineChoice {
     }
 
     /// The engine this choice means, stopping after `time_limit`. A portfolio runs at most
-    /// `jobs` engines (all when `None`); with `certificates`, only engines whose proofs have
-    /// certificates.
+    /// `jobs` engines (when `None`, one per processor the system offers); with
+    /// `certificates`, only engines whose proofs have certificates.
     pub fn engine(
         self,
         time_limit: Option<Duration>,
@@ -54,7 +54,10 @@ impl EngineChoice {
                 ..Reach::default()
             }),
             EngineChoice::Portfolio => {
-                let mut p = Portfolio::with_jobs(jobs.unwrap_or(usize::MAX), time_limit);
+                let jobs = jobs.unwrap_or_else(|| {
+                    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+                });
+                let mut p = Portfolio::with_jobs(jobs, time_limit);
                 if certificates {
                     p.engines.retain(|e| *e != EngineKind::Kind);
                 }

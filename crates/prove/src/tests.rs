@@ -358,8 +358,8 @@ fn zero_time_limit_gives_unknown() {
     }
 }
 
-/// The portfolio returns IC3's proof although BMC alone would never stop: the other
-/// threads are cancelled.
+/// The portfolio returns an IC3 proof although BMC (its third engine) alone would never
+/// stop: the other threads are cancelled.
 #[test]
 fn portfolio_cancels_the_losers() {
     let mut g = Aig::new();
@@ -371,7 +371,7 @@ fn portfolio_cancels_the_losers() {
     let bad = g.and(top, l);
     g.bad.push(named(bad));
     let start = Instant::now();
-    let v = Portfolio::with_jobs(2, None).check(&g);
+    let v = Portfolio::with_jobs(3, None).check(&g);
     assert_eq!(checked(&g, &v, "portfolio"), None);
     assert!(start.elapsed() < Duration::from_secs(30));
 }

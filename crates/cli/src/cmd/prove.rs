@@ -65,7 +65,7 @@ pub struct Args {
     /// Index of the safety property to check (bad property, or output without bad section).
     #[arg(long, default_value_t = 0)]
     pub property: usize,
-    /// Threads of the portfolio (default: all engines).
+    /// Threads of the portfolio, one engine each (default: one per processor).
     #[arg(long)]
     pub jobs: Option<usize>,
 }
