@@ -114,9 +114,14 @@ pub fn allowed_outputs(
         .into());
     }
     let original = fixed_copy(c, mp.selector, false)?;
-    let grounded: Vec<Vec<Option<bool>>> = run_inputs[..=depth]
+    // The run's inputs, a value left open (a don't-care) read as false.
+    let inputs: Vec<Vec<bool>> = run_inputs[..=depth]
         .iter()
-        .map(|v| v.iter().map(|b| Some(b.unwrap_or(false))).collect())
+        .map(|v| v.iter().map(|b| b.unwrap_or(false)).collect())
+        .collect();
+    let grounded: Vec<Vec<Option<bool>>> = inputs
+        .iter()
+        .map(|v| v.iter().map(|&b| Some(b)).collect())
         .collect();
     // The expected outputs: the original on the run's inputs and nd values. Its AIGER outputs
     // are the output bits in the order of `original.outputs`.
@@ -146,22 +151,18 @@ pub fn allowed_outputs(
             })
             .collect()
     } else {
-        let fixed_inputs: Vec<Vec<Option<bool>>> = grounded
+        let fixed_inputs: Vec<Vec<Option<bool>>> = inputs
             .iter()
             .map(|v| {
                 v.iter()
                     .zip(private)
-                    .map(|(b, free)| if *free { None } else { *b })
+                    .map(|(&b, &free)| (!free).then_some(b))
                     .collect()
             })
             .collect();
         // The run the expected outputs come from reaches every step: no solver call needs
         // to show that some run does.
         let init = initial_state(&original.aig, &[]);
-        let inputs: Vec<Vec<bool>> = grounded
-            .iter()
-            .map(|v| v.iter().map(|b| b.unwrap_or(false)).collect())
-            .collect();
         let run = KnownRun {
             init: &init,
             inputs: &inputs,
