@@ -73,9 +73,10 @@ const STIMULI: [Stimulus; 6] = [
     },
 ];
 
-/// The latch groups of `aig` by register name: per register, its latch indices. Latches of
-/// array words (`memory[5][1]`) are left out; an unnamed latch is a register of its own.
-fn registers(aig: &Aig) -> Vec<Vec<usize>> {
+/// The latch groups of `aig` by register name: per register, its latch indices (in latch
+/// order). Latches of array words (`memory[5][1]`) are left out; an unnamed latch is a
+/// register of its own.
+pub fn registers(aig: &Aig) -> Vec<Vec<usize>> {
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (k, l) in aig.latches.iter().enumerate() {
@@ -99,13 +100,34 @@ fn registers(aig: &Aig) -> Vec<Vec<usize>> {
 /// most 64 bits. Empty when no register qualifies.
 pub fn control_latches(aig: &Aig, seed: u64) -> Vec<usize> {
     let groups = registers(aig);
+    let readers = readers(aig, &groups);
+    let rates = change_rates(aig, &groups, seed);
+    let most = readers.iter().copied().max().unwrap_or(0);
+    let mut chosen: Vec<usize> = (0..groups.len())
+        .filter(|&g| {
+            let r = readers[g];
+            r > 0 && 3 * r >= most && rates[g] <= MAX_CHANGE_RATE
+        })
+        .collect();
+    chosen.sort_by_key(|&g| std::cmp::Reverse(readers[g]));
+    let mut latches = Vec::new();
+    for g in chosen {
+        if latches.len() + groups[g].len() <= CELL_BITS {
+            latches.extend(&groups[g]);
+        }
+    }
+    latches
+}
+
+/// Per register of `groups` ([`registers`]): how many other registers' next-state functions
+/// read it.
+pub fn readers(aig: &Aig, groups: &[Vec<usize>]) -> Vec<usize> {
     let mut group_of = vec![usize::MAX; aig.latches.len()];
     for (g, ks) in groups.iter().enumerate() {
         for &k in ks {
             group_of[k] = g;
         }
     }
-    // Which registers each register's next-state functions read.
     let mut readers: Vec<HashSet<usize>> = vec![HashSet::new(); groups.len()];
     let mut seen = vec![u32::MAX; aig.num_vars() as usize];
     for (g, ks) in groups.iter().enumerate() {
@@ -130,22 +152,7 @@ pub fn control_latches(aig: &Aig, seed: u64) -> Vec<usize> {
             }
         }
     }
-    let rates = change_rates(aig, &groups, seed);
-    let most = readers.iter().map(HashSet::len).max().unwrap_or(0);
-    let mut chosen: Vec<usize> = (0..groups.len())
-        .filter(|&g| {
-            let r = readers[g].len();
-            r > 0 && 3 * r >= most && rates[g] <= MAX_CHANGE_RATE
-        })
-        .collect();
-    chosen.sort_by_key(|&g| std::cmp::Reverse(readers[g].len()));
-    let mut latches = Vec::new();
-    for g in chosen {
-        if latches.len() + groups[g].len() <= CELL_BITS {
-            latches.extend(&groups[g]);
-        }
-    }
-    latches
+    readers.iter().map(HashSet::len).collect()
 }
 
 /// Per register: the share of frames (over 64 runs of quiet inputs from the initial

@@ -1,6 +1,6 @@
 //! Induction over mined clauses (`docs/method.md` §7.13): candidate invariants read off
-//! random simulation (constant latches, equal latches, and two-latch clauses that pair a
-//! rarely changing latch with any other), then the largest subset of them that holds
+//! random simulation (constant latches, equal latches, two-latch clauses that pair a
+//! rarely changing latch with any other, and optionally orders between registers), then the largest subset of them that holds
 //! initially and is inductive (Houdini). When that subset excludes the bad states, it is an
 //! inductive invariant and the problem is safe.
 //!
@@ -8,6 +8,8 @@
 //! only together with a few facts that are not equalities (an unused encoding of a state
 //! register, a first-cycle flag that implies a reset phase), and IC3 finds those facts one
 //! clause at a time, walking counters for hundreds of frames.
+
+mod order;
 
 use std::collections::HashMap;
 
@@ -48,6 +50,10 @@ pub struct Houdini {
     /// subset only shrinks, so its unshortened form cannot prove safety any more): cheap on
     /// a problem that is unsafe or needs other facts, for an early place in a schedule.
     pub stop_when_open: bool,
+    /// Also mine orders between registers (`x ≤ y`, everywhere or in one state of the FSM;
+    /// `docs/method.md` §7.13) and equalities between latches that random runs never move (the twins of
+    /// a product's two copies that the runs do not reach): more facts, a slower search.
+    pub orders: bool,
 }
 
 impl Default for Houdini {
@@ -59,6 +65,7 @@ impl Default for Houdini {
             max_quiet: 64,
             replay_steps: 16,
             stop_when_open: false,
+            orders: false,
         }
     }
 }
@@ -70,6 +77,14 @@ impl Houdini {
     pub fn quick() -> Self {
         Houdini {
             stop_when_open: true,
+            ..Houdini::default()
+        }
+    }
+
+    /// The variant that mines orders between registers too ([`Houdini::orders`]).
+    pub fn with_orders() -> Self {
+        Houdini {
+            orders: true,
             ..Houdini::default()
         }
     }
@@ -284,6 +299,12 @@ impl Houdini {
                 // Paired too: a latch that stays constant only while another latch does
                 // is not inductively constant, but the pair's clause may be.
                 changes.push((0, k));
+                // And equal to the other constants: the twin of a register in the other
+                // copy of a product, which random runs never move, is its equal in every
+                // reachable state although neither is constant.
+                if self.orders {
+                    signature.entry(sig).or_default().push(k);
+                }
                 continue;
             }
             // Changes within a run (a round's first step follows the previous round's last).
@@ -346,6 +367,9 @@ impl Houdini {
                     }
                 }
             }
+        }
+        if self.orders {
+            out.extend(order::order_candidates(aig, &states, &cone));
         }
         for c in &mut out {
             c.sort_unstable();

@@ -163,8 +163,8 @@ pub enum Stage {
 }
 
 /// The share of a last try's time left that induction over mined clauses may use
-/// ([`Schedule::last_try`]).
-pub const HOUDINI_SHARE: f64 = 0.25;
+/// ([`Schedule::last_try`]; with orders between registers, `b12`'s proofs take 8–12 s).
+pub const HOUDINI_SHARE: f64 = 0.4;
 
 /// The share of a last try's time left that IC3 from nothing may use before IC3 starts
 /// from the carried lemmas ([`Schedule::last_try`], [`Stage::Unseeded`]).
@@ -592,8 +592,9 @@ impl Schedule {
     }
 
     /// The schedule of a last try on a mutant that shorter tries left open: signal
-    /// correspondence, induction over mined clauses ([`HOUDINI_SHARE`]; 0.3–1.5 s on
-    /// products of 3,000–5,000 gates, so paid only by the hardest mutants), BDD
+    /// correspondence, induction over mined clauses with orders between registers
+    /// ([`Houdini::with_orders`], [`HOUDINI_SHARE`]; seconds on products of 3,000–5,000
+    /// gates, so paid only by the hardest mutants), BDD
     /// reachability, IC3 from nothing ([`UNSEEDED_IC3_SHARE`]), IC3 from the carried lemmas
     /// (60 % of what is left), random runs under sparse stimuli up to
     /// [`RETRY_SPARSE_FRAMES`] deep, coverage-guided exploration (80 % of what is left:
@@ -606,7 +607,7 @@ impl Schedule {
         Schedule {
             stages: vec![
                 Stage::Scorr(Scorr::default()),
-                Stage::Houdini(Houdini::default()),
+                Stage::Houdini(Houdini::with_orders()),
                 Stage::Reach(Reach::default()),
                 Stage::Unseeded(Ic3Options::default()),
                 Stage::Ic3(Ic3Options::default()),

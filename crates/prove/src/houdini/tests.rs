@@ -18,7 +18,7 @@ fn satisfies(aig: &Aig, state: &[bool], c: &[Lit]) -> bool {
 /// candidate an initial state violates (constraints holding in it), then, until nothing
 /// changes, every candidate violated by a successor (constraints holding in both frames) of
 /// a state that satisfies all remaining candidates.
-fn explicit_houdini(aig: &Aig, cands: &[Vec<Lit>]) -> Vec<Vec<Lit>> {
+pub(super) fn explicit_houdini(aig: &Aig, cands: &[Vec<Lit>]) -> Vec<Vec<Lit>> {
     let (nl, ni) = (aig.latches.len(), aig.inputs.len());
     let bits = |x: u32, n: usize| (0..n).map(|i| x >> i & 1 == 1).collect::<Vec<bool>>();
     let ok = |val: &[bool]| aig.constraints.iter().all(|c| lit_val(val, c.lit));

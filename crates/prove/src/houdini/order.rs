@@ -1,0 +1,189 @@
+//! Order candidates (`docs/method.md` §7.13): `x ≤ y` between two registers of a copy, read
+//! off the simulated states, either everywhere or while the copy's most read register (its
+//! FSM state) has one value. A game that only counts `scan` up to `max` keeps `scan ≤ max`
+//! in some states and `max ≤ scan` in others; a mutant that turns `scan != max` into
+//! `scan < max` there is equivalent because of it, and no clause over two latches says so.
+
+use std::collections::HashSet;
+
+use hypermut_aig::explore::{readers, registers};
+use hypermut_aig::{Aig, Lit, Node};
+
+use super::States;
+
+/// Widest register compared (`x ≤ y` of `w`-bit registers takes `2^w − 1` clauses).
+pub const ORDER_BITS: usize = 6;
+
+/// Most clauses the order candidates add (the relations found first are kept).
+pub const MAX_ORDER_CLAUSES: usize = 32768;
+
+/// A register as its latches, least significant bit first, and its copy (the name's prefix
+/// up to the first `.`: `A.scan` belongs to `A`).
+struct Word {
+    bits: Vec<usize>,
+    copy: String,
+}
+
+/// The registers of `aig` of 2 to [`ORDER_BITS`] bits, every bit named `base[i]` for
+/// `i = 0..w` and in `cone`.
+fn words(aig: &Aig, cone: &[bool]) -> (Vec<Word>, Vec<usize>) {
+    let groups = registers(aig);
+    let read = readers(aig, &groups);
+    let mut out = Vec::new();
+    let mut read_by = Vec::new();
+    for (g, ks) in groups.iter().enumerate() {
+        let mut indexed: Vec<(usize, usize)> = Vec::new();
+        for &k in ks {
+            let name = &aig.latches[k].name;
+            let index = name
+                .rsplit_once('[')
+                .and_then(|(_, rest)| rest.strip_suffix(']'))
+                .and_then(|i| i.parse::<usize>().ok());
+            match index {
+                Some(i) if cone[aig.latches[k].lit.var() as usize] => indexed.push((i, k)),
+                _ => break,
+            }
+        }
+        indexed.sort_unstable();
+        let w = indexed.len();
+        if w != ks.len() || !(2..=ORDER_BITS).contains(&w) {
+            continue;
+        }
+        if indexed.iter().enumerate().any(|(pos, &(i, _))| pos != i) {
+            continue;
+        }
+        let name = &aig.latches[ks[0]].name;
+        let copy = name.split_once('.').map_or("", |(c, _)| c).to_string();
+        out.push(Word {
+            bits: indexed.into_iter().map(|(_, k)| k).collect(),
+            copy,
+        });
+        read_by.push(read[g]);
+    }
+    (out, read_by)
+}
+
+/// The clauses of `x ≤ y` (equal widths), each widened by `guard` (literals one of which
+/// holds whenever the relation need not).
+fn le_clauses(aig: &Aig, x: &Word, y: &Word, guard: &[Lit]) -> Vec<Vec<Lit>> {
+    let lit = |k: usize| aig.latches[k].lit;
+    let w = x.bits.len();
+    let mut out = Vec::new();
+    // `x > y` at bit `i`: `x_i ∧ ¬y_i` with every higher bit pair equal to some pattern.
+    for i in 0..w {
+        let higher = w - 1 - i;
+        for pattern in 0..1u32 << higher {
+            let mut c: Vec<Lit> = vec![!lit(x.bits[i]), lit(y.bits[i])];
+            for (h, j) in (i + 1..w).enumerate() {
+                let one = pattern >> h & 1 == 1;
+                // Not both equal to the pattern's bit.
+                c.push(lit(x.bits[j]).xor(one));
+                c.push(lit(y.bits[j]).xor(one));
+            }
+            c.extend_from_slice(guard);
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The simulated runs (bits) in which `x > y` in the step of latch words `words`.
+fn compare(words: &[u64], x: &Word, y: &Word) -> u64 {
+    let (mut gt, mut eq) = (0u64, u64::MAX);
+    for (&a, &b) in x.bits.iter().zip(&y.bits).rev() {
+        let (xa, yb) = (words[a], words[b]);
+        gt |= eq & xa & !yb;
+        eq &= !(xa ^ yb);
+    }
+    gt
+}
+
+/// The value of register `g` in run `bit` of the step `words`.
+fn value(words: &[u64], g: &Word, bit: u32) -> usize {
+    g.bits
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| ((words[k] >> bit & 1) as usize) << i)
+        .sum()
+}
+
+/// Order candidates over the latches in `cone` that no valid simulated state violates:
+/// `x ≤ y` for registers of equal width in the same copy that the circuit compares (an AND
+/// gate reads a bit of each) when no state shows `x > y`;
+/// and `g = v → x ≤ y` for each value `v` of the copy's most read register `g` that no
+/// state with `g = v` contradicts.
+pub fn order_candidates(aig: &Aig, states: &States, cone: &[bool]) -> Vec<Vec<Lit>> {
+    let (words, read_by) = words(aig, cone);
+    // Latch pairs some AND gate reads directly: the bits a comparator of two registers
+    // (`scan != max`, `scan < max`) puts side by side.
+    let mut gated: HashSet<(u32, u32)> = HashSet::new();
+    for node in aig.nodes() {
+        if let Node::And(a, b) = *node {
+            if aig.latch_index(a).is_some() && aig.latch_index(b).is_some() {
+                gated.insert((a.var().min(b.var()), a.var().max(b.var())));
+            }
+        }
+    }
+    let compared = |x: &Word, y: &Word| {
+        x.bits.iter().zip(&y.bits).any(|(&a, &b)| {
+            let (va, vb) = (aig.latches[a].lit.var(), aig.latches[b].lit.var());
+            gated.contains(&(va.min(vb), va.max(vb)))
+        })
+    };
+    let mut out = Vec::new();
+    for (ix, x) in words.iter().enumerate() {
+        for (iy, y) in words.iter().enumerate() {
+            if ix == iy || x.copy != y.copy || x.bits.len() != y.bits.len() || !compared(x, y) {
+                continue;
+            }
+            // The copy's most read register besides the two (its FSM state, as a rule).
+            let g = (0..words.len())
+                .filter(|&g| g != ix && g != iy && words[g].copy == x.copy)
+                .max_by_key(|&g| read_by[g])
+                .map(|g| &words[g]);
+            let states_of_g = g.map_or(1, |g| 1usize << g.bits.len());
+            // Per value of the guard: whether a state with it shows x > y.
+            let mut greater = vec![false; states_of_g];
+            let mut any_gt = false;
+            for (step, &valid) in states.latches.iter().zip(&states.valid) {
+                let mut gt = compare(step, x, y) & valid;
+                any_gt |= gt != 0;
+                if let Some(g) = g {
+                    while gt != 0 {
+                        let bit = gt.trailing_zeros();
+                        gt &= gt - 1;
+                        greater[value(step, g, bit)] = true;
+                    }
+                }
+            }
+            if !any_gt {
+                out.extend(le_clauses(aig, x, y, &[]));
+            }
+            // Guarded too when it held everywhere: random runs stay shallow (a game whose
+            // `scan` and `max` they never see apart), and where `x ≤ y` is not inductive,
+            // it may be in some of the states.
+            if let Some(g) = g {
+                // Values no run shows too: runs of a few hundred steps do not reach the late
+                // states of a long game, and where a value is unreachable, its clauses hold.
+                for (v, _) in greater.iter().enumerate().filter(|(_, gt)| !**gt) {
+                    // `g ≠ v`: one of g's bits differs from v's.
+                    let guard: Vec<Lit> = g
+                        .bits
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &k)| aig.latches[k].lit.xor(v >> i & 1 == 1))
+                        .collect();
+                    out.extend(le_clauses(aig, x, y, &guard));
+                }
+            }
+            if out.len() >= MAX_ORDER_CLAUSES {
+                out.truncate(MAX_ORDER_CLAUSES);
+                return out;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
