@@ -369,7 +369,12 @@ impl Houdini {
             }
         }
         if self.orders {
-            out.extend(order::order_candidates(aig, &states, &cone));
+            out.extend(order::order_candidates(
+                aig,
+                &states.latches,
+                &states.valid,
+                &cone,
+            ));
         }
         for c in &mut out {
             c.sort_unstable();

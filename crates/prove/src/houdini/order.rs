@@ -9,8 +9,6 @@ use std::collections::HashSet;
 use hypermut_aig::explore::{readers, registers};
 use hypermut_aig::{Aig, Lit, Node};
 
-use super::States;
-
 /// Widest register compared (`x ≤ y` of `w`-bit registers takes `2^w − 1` clauses).
 pub const ORDER_BITS: usize = 6;
 
@@ -112,7 +110,15 @@ fn value(words: &[u64], g: &Word, bit: u32) -> usize {
 /// gate reads a bit of each) when no state shows `x > y`;
 /// and `g = v → x ≤ y` for each value `v` of the copy's most read register `g` that no
 /// state with `g = v` contradicts.
-pub fn order_candidates(aig: &Aig, states: &States, cone: &[bool]) -> Vec<Vec<Lit>> {
+///
+/// The simulated states are `latches` (per step, the value word of every latch, run `j` in
+/// bit `j`) and `valid` (per step, the runs whose constraints held so far).
+pub fn order_candidates(
+    aig: &Aig,
+    latches: &[Vec<u64>],
+    valid: &[u64],
+    cone: &[bool],
+) -> Vec<Vec<Lit>> {
     let (words, read_by) = words(aig, cone);
     // Latch pairs some AND gate reads directly: the bits a comparator of two registers
     // (`scan != max`, `scan < max`) puts side by side.
@@ -145,7 +151,7 @@ pub fn order_candidates(aig: &Aig, states: &States, cone: &[bool]) -> Vec<Vec<Li
             // Per value of the guard: whether a state with it shows x > y.
             let mut greater = vec![false; states_of_g];
             let mut any_gt = false;
-            for (step, &valid) in states.latches.iter().zip(&states.valid) {
+            for (step, &valid) in latches.iter().zip(valid) {
                 let mut gt = compare(step, x, y) & valid;
                 any_gt |= gt != 0;
                 if let Some(g) = g {
