@@ -1,5 +1,5 @@
 //! Development driver: `cargo run --release -p hypermut-prove --example prove_file -- FILE
-//! [ic3|seeded|bmc|cheapbmc|kind|portfolio|sliced|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
+//! [ic3|seeded|bmc|cheapbmc|kind|portfolio|sliced|sequence|scorr|houdini|orderhoudini|quickhoudini] [TIMEOUT_S]`. Prints the verdict, depth or invariant size, and time.
 
 use std::time::{Duration, Instant};
 
@@ -11,7 +11,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
         eprintln!(
-            "usage: prove_file FILE [ic3|seeded|bmc|cheapbmc|kind|portfolio|sliced|sequence|scorr|houdini|quickhoudini] [TIMEOUT_S]"
+            "usage: prove_file FILE [ic3|seeded|bmc|cheapbmc|kind|portfolio|sliced|sequence|scorr|houdini|orderhoudini|quickhoudini] [TIMEOUT_S]"
         );
         std::process::exit(1);
     };
@@ -64,6 +64,16 @@ fn main() {
         // Induction over mined clauses: the last try's search, or the first try's quick one.
         "houdini" => {
             Houdini::default().check_limited(&aig, &hypermut_prove::Limits::timeout(timeout))
+        }
+        // HYPERMUT_HOUDINI="ROUNDS,STEPS" sets the mining runs.
+        "orderhoudini" => {
+            let mut h = Houdini::with_orders();
+            if let Ok(v) = std::env::var("HYPERMUT_HOUDINI") {
+                let mut it = v.split(',').filter_map(|x| x.parse().ok());
+                h.rounds = it.next().unwrap_or(h.rounds);
+                h.steps = it.next().unwrap_or(h.steps);
+            }
+            h.check_limited(&aig, &hypermut_prove::Limits::timeout(timeout))
         }
         "quickhoudini" => {
             Houdini::quick().check_limited(&aig, &hypermut_prove::Limits::timeout(timeout))

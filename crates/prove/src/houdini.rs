@@ -81,10 +81,14 @@ impl Houdini {
         }
     }
 
-    /// The variant that mines orders between registers too ([`Houdini::orders`]).
+    /// The variant that mines orders and guarded equalities between registers too
+    /// ([`Houdini::orders`]), from runs eight times as long: its guards are FSM states that
+    /// short runs do not reach, and each candidate the runs rule out is one query fewer.
     pub fn with_orders() -> Self {
         Houdini {
             orders: true,
+            rounds: 16,
+            steps: 1024,
             ..Houdini::default()
         }
     }
@@ -93,6 +97,10 @@ impl Houdini {
 /// Circuits with more latches than this are not mined (the simulated states are kept in
 /// memory: rounds × steps words per latch, 32 KiB with the defaults).
 pub const MAX_MINED_LATCHES: usize = 4096;
+
+/// Most simulated latch words the mining keeps (32 MiB); longer runs are cut to fit
+/// ([`Houdini::mining_runs`]).
+pub const MAX_MINED_WORDS: usize = 1 << 22;
 
 /// A latch changes in fewer than 1 of this many simulated steps (of all runs) to count as
 /// rarely changing.
@@ -209,6 +217,60 @@ fn simulate_from(
 /// A solver with frames `0..frames` of `aig` (from `init`) over the cone of the literals
 /// of `clauses`, `extra` and the constraints, every constraint asserted in every frame, and
 /// `asserted` asserted in frame 0.
+/// Candidates per activation block of [`Houdini::filter`].
+const BLOCK: usize = 64;
+
+/// Active candidates of [`Houdini::filter`] that one literal switches on (`hold`: each
+/// member holds in frame 0 of a step) and one literal asks for (`fail`: some member fails in
+/// the checked frame).
+struct Block {
+    members: Vec<usize>,
+    hold: Option<SatLit>,
+    fail: SatLit,
+}
+
+impl Block {
+    /// A block of `members`, whose per-candidate literals are `holds` (empty outside a
+    /// step) and `fails`.
+    fn new(
+        solver: &mut DefaultSolver,
+        u: &mut Unroller<'_>,
+        members: &[usize],
+        holds: &[SatLit],
+        fails: &[SatLit],
+    ) -> Result<Self, HoudiniError> {
+        let fail = SatLit::positive(u.new_var().idx32());
+        let mut some = vec![!fail];
+        some.extend(members.iter().map(|&i| fails[i]));
+        solver
+            .add_clause(some.into_iter().collect())
+            .map_err(solver_err)?;
+        let hold = if holds.is_empty() {
+            None
+        } else {
+            let h = SatLit::positive(u.new_var().idx32());
+            for &i in members {
+                solver.add_binary(!h, holds[i]).map_err(solver_err)?;
+            }
+            Some(h)
+        };
+        Ok(Block {
+            members: members.to_vec(),
+            hold,
+            fail,
+        })
+    }
+
+    /// Switches the block off for good.
+    fn retire(&self, solver: &mut DefaultSolver) -> Result<(), HoudiniError> {
+        solver.add_unit(!self.fail).map_err(solver_err)?;
+        if let Some(h) = self.hold {
+            solver.add_unit(!h).map_err(solver_err)?;
+        }
+        Ok(())
+    }
+}
+
 fn unrolled<'a>(
     aig: &'a Aig,
     clauses: &[Vec<Lit>],
@@ -239,6 +301,22 @@ fn unrolled<'a>(
 }
 
 impl Houdini {
+    /// The rounds and steps of the mining runs on a circuit of `latches` latches: as set,
+    /// but with fewer rounds (at least two: one uniform, one quiet), then fewer steps, where
+    /// the simulated states would take more than [`MAX_MINED_WORDS`].
+    fn mining_runs(&self, latches: usize) -> (usize, usize) {
+        let latches = latches.max(1);
+        let mut rounds = self.rounds.max(1);
+        let mut steps = self.steps.max(1);
+        while rounds * steps * latches > MAX_MINED_WORDS && rounds > 2 {
+            rounds /= 2;
+        }
+        while rounds * steps * latches > MAX_MINED_WORDS && steps > 1 {
+            steps /= 2;
+        }
+        (rounds, steps)
+    }
+
     /// Candidate clauses over latch literals of `aig` that no simulated reachable state
     /// violates: units for constant latches, two clauses per pair of equal (or
     /// complementary) latches, and the two-literal clauses between a rarely changing latch
@@ -260,14 +338,15 @@ impl Houdini {
             latches: Vec::new(),
             valid: Vec::new(),
         };
-        for round in 0..self.rounds.max(1) {
+        let (rounds, steps) = self.mining_runs(aig.latches.len());
+        for round in 0..rounds {
             // Uniform inputs and, every other round, quiet ones (counters and waits).
             let stimulus = match round % 2 {
                 0 => DENSE,
                 _ => SPARSE[round / 2 % SPARSE.len()],
             };
             let start = initial_words(aig, || rng.next_word());
-            simulate_from(aig, start, self.steps, &stimulus, &mut rng, &mut states);
+            simulate_from(aig, start, steps, &stimulus, &mut rng, &mut states);
         }
         let lit = |k: usize| aig.latches[k].lit;
         // Per latch: its values in the valid runs, normalised so that the first valid value
@@ -309,7 +388,7 @@ impl Houdini {
             }
             // Changes within a run (a round's first step follows the previous round's last).
             let changed: u32 = (1..states.latches.len())
-                .filter(|t| t % self.steps.max(1) != 0)
+                .filter(|t| t % steps != 0)
                 .map(|t| {
                     ((states.latches[t][k] ^ states.latches[t - 1][k]) & states.valid[t])
                         .count_ones()
@@ -473,15 +552,25 @@ impl Houdini {
             }
         }
         let mut active = vec![true; cands.len()];
+        // The active candidates in blocks: `hold → h_i` and `fail → ∨ f_i` over the members,
+        // so that a query assumes one literal per block rather than per candidate. A block
+        // that loses a member is retired (`¬hold`, `¬fail`) and its other members go into
+        // new blocks.
+        let mut blocks: Vec<Block> = Vec::new();
+        let all: Vec<usize> = (0..cands.len()).collect();
+        for members in all.chunks(BLOCK) {
+            blocks.push(Block::new(&mut solver, &mut u, members, &holds, &fails)?);
+        }
         let mut rng = WordRng::new(self.seed.wrapping_add(17));
         let mut rounds = 0usize;
         loop {
             if limits.reached() {
                 return Err(HoudiniError::Interrupted);
             }
+            let held: Vec<SatLit> = blocks.iter().filter_map(|b| b.hold).collect();
             if let Some(bad) = bad.filter(|_| rounds & rounds.wrapping_sub(1) == 0) {
                 let mut assumptions = vec![u.lit(0, bad)?];
-                assumptions.extend((0..cands.len()).filter(|&i| active[i]).map(|i| holds[i]));
+                assumptions.extend_from_slice(&held);
                 match solver.solve_assumps(&assumptions).map_err(solver_err)? {
                     SolverResult::Sat => return Ok(None),
                     SolverResult::Interrupted => return Err(HoudiniError::Interrupted),
@@ -491,14 +580,12 @@ impl Houdini {
             rounds += 1;
             let round = SatLit::positive(u.new_var().idx32());
             let mut some: Vec<SatLit> = vec![!round];
-            some.extend((0..cands.len()).filter(|&i| active[i]).map(|i| fails[i]));
+            some.extend(blocks.iter().map(|b| b.fail));
             solver
                 .add_clause(some.into_iter().collect())
                 .map_err(solver_err)?;
             let mut assumptions = vec![round];
-            if step {
-                assumptions.extend((0..cands.len()).filter(|&i| active[i]).map(|i| holds[i]));
-            }
+            assumptions.extend_from_slice(&held);
             match solver.solve_assumps(&assumptions).map_err(solver_err)? {
                 SolverResult::Unsat => break,
                 SolverResult::Interrupted => return Err(HoudiniError::Interrupted),
@@ -541,6 +628,21 @@ impl Houdini {
                 return Err(HoudiniError::Solver(
                     "a counterexample to induction violated no candidate".into(),
                 ));
+            }
+            // Retire the blocks that lost a member; their other members form new blocks.
+            let mut moved: Vec<usize> = Vec::new();
+            let mut kept_blocks = Vec::with_capacity(blocks.len());
+            for b in blocks {
+                if b.members.iter().all(|&i| active[i]) {
+                    kept_blocks.push(b);
+                    continue;
+                }
+                b.retire(&mut solver)?;
+                moved.extend(b.members.iter().copied().filter(|&i| active[i]));
+            }
+            blocks = kept_blocks;
+            for members in moved.chunks(BLOCK) {
+                blocks.push(Block::new(&mut solver, &mut u, members, &holds, &fails)?);
             }
         }
         let mut i = 0;

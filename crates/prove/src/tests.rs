@@ -13,7 +13,7 @@ use crate::cert_circuits::certificate_miters;
 use hypermut_testkit::{abc, have};
 
 use crate::testutil::{
-    assert_invariant_explicit, random_aig, shortest_depth, without_free_latches,
+    assert_invariant_explicit, equals, random_aig, shortest_depth, without_free_latches,
     write_binary_aiger, Rng, Shape,
 };
 use crate::{
@@ -79,16 +79,6 @@ fn counter(g: &mut Aig, bits: usize, enable: Option<Lit>, reset: Reset) -> Vec<L
         g.set_next(b, n);
     }
     q
-}
-
-/// `q == value` for a little-endian bit vector.
-fn equals(g: &mut Aig, q: &[Lit], value: u64) -> Lit {
-    let lits: Vec<Lit> = q
-        .iter()
-        .enumerate()
-        .map(|(i, &b)| b.xor(value >> i & 1 == 0))
-        .collect();
-    g.and_all(lits)
 }
 
 /// The 10-bit counter whose bad state (all ones) is first reached at depth 1023: IC3 must

@@ -77,6 +77,16 @@ pub fn assert_witness_valid(aig: &Aig, w: &Witness) {
     }
 }
 
+/// `q == value` for a little-endian bit vector `q`.
+pub fn equals(g: &mut Aig, q: &[Lit], value: u64) -> Lit {
+    let lits: Vec<Lit> = q
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| b.xor(value >> i & 1 == 0))
+        .collect();
+    g.and_all(lits)
+}
+
 /// Whether latch values `state` (in latch order) are an initial state of `aig`.
 pub fn is_initial(aig: &Aig, state: &[bool]) -> bool {
     state.iter().zip(&aig.latches).all(|(v, l)| match l.reset {

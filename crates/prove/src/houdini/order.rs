@@ -188,6 +188,99 @@ pub fn order_candidates(
             }
         }
     }
+    out.extend(equality_candidates(aig, &words, &read_by, latches, valid));
+    out.truncate(MAX_ORDER_CLAUSES);
+    out
+}
+
+/// Whether some bit `i` of `x` may take bit `i` of `y`: the next-state function of `x_i`
+/// reads `y_i` (`address = scan` makes `address` a copy of `scan`).
+fn copies(aig: &Aig, x: &Word, y: &Word) -> bool {
+    x.bits.iter().zip(&y.bits).any(|(&a, &b)| {
+        let target = aig.latches[b].lit.var();
+        let mut seen = HashSet::new();
+        let mut stack = vec![aig.latches[a].next.var()];
+        while let Some(v) = stack.pop() {
+            if v == target {
+                return true;
+            }
+            if !seen.insert(v) {
+                continue;
+            }
+            if let Node::And(p, q) = aig.node(v) {
+                stack.push(p.var());
+                stack.push(q.var());
+            }
+        }
+        false
+    })
+}
+
+/// Guarded equalities: `g = v → x_i = y_i` for two registers `x`, `y` of equal width in the
+/// same copy, one of which takes the other's value (its next-state function reads it), each bit `i` and each value `v` of the copy's most read register `g` that no
+/// valid simulated state with `g = v` contradicts (values no run shows included). A state
+/// machine that copies `scan` into `address` and then waits keeps `address = scan` in the
+/// waiting states; a mutant that reads one for the other there is equivalent because of it.
+fn equality_candidates(
+    aig: &Aig,
+    words: &[Word],
+    read_by: &[usize],
+    latches: &[Vec<u64>],
+    valid: &[u64],
+) -> Vec<Vec<Lit>> {
+    let lit = |k: usize| aig.latches[k].lit;
+    let mut out = Vec::new();
+    for (ix, x) in words.iter().enumerate() {
+        // The copy's most read register (its FSM state, as a rule); the pairs are the
+        // other registers of its copy.
+        let Some(ig) = (0..words.len())
+            .filter(|&g| words[g].copy == x.copy)
+            .max_by_key(|&g| read_by[g])
+        else {
+            continue;
+        };
+        if ig == ix {
+            continue;
+        }
+        let g = &words[ig];
+        for (iy, y) in words.iter().enumerate().skip(ix + 1) {
+            if iy == ig
+                || y.copy != x.copy
+                || y.bits.len() != x.bits.len()
+                || !(copies(aig, x, y) || copies(aig, y, x))
+            {
+                continue;
+            }
+            let w = x.bits.len();
+            // Per value of g, the bits some state with that value shows unequal.
+            let mut differs = vec![0u32; 1 << g.bits.len()];
+            for (step, &valid) in latches.iter().zip(valid) {
+                for i in 0..w {
+                    let mut d = (step[x.bits[i]] ^ step[y.bits[i]]) & valid;
+                    while d != 0 {
+                        let bit = d.trailing_zeros();
+                        d &= d - 1;
+                        differs[value(step, g, bit)] |= 1 << i;
+                    }
+                }
+            }
+            for (v, &bad_bits) in differs.iter().enumerate() {
+                let guard = g
+                    .bits
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &k)| lit(k).xor(v >> i & 1 == 1));
+                for i in (0..w).filter(|i| bad_bits >> i & 1 == 0) {
+                    let (a, b) = (lit(x.bits[i]), lit(y.bits[i]));
+                    out.push([!a, b].into_iter().chain(guard.clone()).collect());
+                    out.push([a, !b].into_iter().chain(guard.clone()).collect());
+                }
+            }
+            if out.len() >= MAX_ORDER_CLAUSES {
+                return out;
+            }
+        }
+    }
     out
 }
 

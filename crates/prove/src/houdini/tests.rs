@@ -217,3 +217,19 @@ fn a_mutant_differing_in_an_unreachable_state_is_proved_equivalent() {
         v => panic!("not proved: {v:?}"),
     }
 }
+
+/// The mining runs fit the memory cap: the set lengths where they fit, fewer rounds (never
+/// below one uniform and one quiet round) and then fewer steps where they do not.
+#[test]
+fn mining_runs_are_cut_to_the_memory_cap() {
+    let h = Houdini::with_orders();
+    assert_eq!(h.mining_runs(236), (16, 1024));
+    for latches in [1, 236, 300, 1000, 4096, 100_000] {
+        let (rounds, steps) = h.mining_runs(latches);
+        assert!(rounds * steps * latches <= MAX_MINED_WORDS || steps == 1);
+        assert!(rounds >= 2 && steps >= 1, "{latches}: {rounds} x {steps}");
+        assert!(rounds <= h.rounds && steps <= h.steps);
+    }
+    assert_eq!(h.mining_runs(1000), (4, 1024));
+    assert_eq!(h.mining_runs(4096), (2, 512));
+}

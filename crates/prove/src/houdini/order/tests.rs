@@ -4,7 +4,7 @@ use crate::certificate::check_certificate;
 use crate::engine::Engine;
 use crate::houdini::Houdini;
 use crate::limits::Limits;
-use crate::testutil::shortest_depth;
+use crate::testutil::{equals, shortest_depth};
 use crate::verdict::Verdict;
 use hypermut_aig::Reset;
 
@@ -43,15 +43,6 @@ fn greater(g: &mut Aig, x: &[Lit], y: &[Lit]) -> Lit {
     gt
 }
 
-fn state_is(g: &mut Aig, s: &[Lit], v: usize) -> Lit {
-    let bits: Vec<Lit> = s
-        .iter()
-        .enumerate()
-        .map(|(i, &b)| b.xor(v >> i & 1 == 0))
-        .collect();
-    g.and_all(bits)
-}
-
 /// A counting game: in state 0 the input `go` raises the limit `y` and starts a count
 /// (`x := 0`, state 1); state 1 counts `x` up to `y` (`x != y`), then state 2 clears `y`
 /// and goes back to 0 (where `x > y` then holds until the next start). Bad: `x > y` in
@@ -63,9 +54,9 @@ fn counting_game() -> Aig {
     let x = word(&mut g, "x", 3);
     let y = word(&mut g, "y", 3);
     let (s0, s1, s2) = (
-        state_is(&mut g, &s, 0),
-        state_is(&mut g, &s, 1),
-        state_is(&mut g, &s, 2),
+        equals(&mut g, &s, 0),
+        equals(&mut g, &s, 1),
+        equals(&mut g, &s, 2),
     );
     let start = g.and(s0, go);
     let differ = {
@@ -169,4 +160,66 @@ fn the_clauses_of_an_order_are_the_order() {
             }
         }
     }
+}
+
+/// Copy and wait: in state 0 the input `go` copies `b` into `a` and enters state 1, which
+/// waits for the input `t` and then moves to state 2, which increments `b` and returns to 0.
+/// Bad: `a = 3` while `b ≠ 3` in state 1, unreachable because `a = b` there. The circuit
+/// never compares `a` with `b` (no order candidates), and `a = b` fails in states 0 and 2.
+fn copy_and_wait() -> Aig {
+    let mut g = Aig::new();
+    let go = g.add_input("go");
+    let t = g.add_input("t");
+    let s = word(&mut g, "state", 2);
+    let a = word(&mut g, "a", 3);
+    let b = word(&mut g, "b", 3);
+    let (s0, s1, s2) = (
+        equals(&mut g, &s, 0),
+        equals(&mut g, &s, 1),
+        equals(&mut g, &s, 2),
+    );
+    let start = g.and(s0, go);
+    let b1 = increment(&mut g, &b);
+    for i in 0..3 {
+        let na = g.ite(start, b[i], a[i]);
+        g.set_next(a[i], na);
+        let nb = g.ite(s2, b1[i], b[i]);
+        g.set_next(b[i], nb);
+    }
+    let waiting = g.and(s1, !t);
+    let b0 = g.or(start, waiting);
+    g.set_next(s[0], b0);
+    let leave = g.and(s1, t);
+    g.set_next(s[1], leave);
+    let bad = {
+        let a3 = equals(&mut g, &a, 3);
+        let b3 = equals(&mut g, &b, 3);
+        let split = g.and(a3, !b3);
+        g.and(s1, split)
+    };
+    g.bad.push(hypermut_aig::Named {
+        lit: bad,
+        name: "b0".into(),
+    });
+    g
+}
+
+/// The copy is unreachable-bad (explicit search); the default candidates cannot prove it,
+/// the guarded equalities can, with a certificate the separate checker accepts; the search
+/// keeps exactly the candidates explicit enumeration keeps.
+#[test]
+fn a_guarded_equality_proves_a_copy_that_is_kept_while_waiting() {
+    let g = copy_and_wait();
+    assert_eq!(shortest_depth(&g, 40), None, "bad is unreachable");
+    assert!(matches!(Houdini::default().check(&g), Verdict::Unknown(_)));
+    let h = Houdini::with_orders();
+    match h.clone().check(&g) {
+        Verdict::Safe(cert) => check_certificate(&g, &cert).expect("the certificate checks"),
+        v => panic!("not proved: {v:?}"),
+    }
+    let cands = h.candidates(&g).expect("mined");
+    let got = h
+        .inductive_subset(&g, cands.clone(), &Limits::none())
+        .expect("no limits");
+    assert_eq!(got, explicit_houdini(&g, &cands));
 }
