@@ -3,6 +3,8 @@
 //! FSM state) has one value. A game that only counts `scan` up to `max` keeps `scan ≤ max`
 //! in some states and `max ≤ scan` in others; a mutant that turns `scan != max` into
 //! `scan < max` there is equivalent because of it, and no clause over two latches says so.
+//! Also per FSM state: equalities between a register and one it copies, and the states in
+//! which a product's twins may differ.
 
 use std::collections::HashSet;
 
@@ -189,7 +191,76 @@ pub fn order_candidates(
         }
     }
     out.extend(equality_candidates(aig, &words, &read_by, latches, valid));
+    out.extend(twin_difference_candidates(
+        aig, &words, &read_by, latches, valid, cone,
+    ));
     out.truncate(MAX_ORDER_CLAUSES);
+    out
+}
+
+/// Where twins may differ: `x ≠ x' → g ≠ w` for a latch `x` of one copy and its twin `x'`
+/// (the same name in another copy) and each value `w` of the most read register `g` in
+/// which no valid simulated state shows them different (values no run shows included). A
+/// mutant that changes the power-up value of a register the design sets before it reads it
+/// (`b12`'s `count`, `timebase`) has twins that differ only in the states before that.
+fn twin_difference_candidates(
+    aig: &Aig,
+    words: &[Word],
+    read_by: &[usize],
+    latches: &[Vec<u64>],
+    valid: &[u64],
+    cone: &[bool],
+) -> Vec<Vec<Lit>> {
+    let lit = |k: usize| aig.latches[k].lit;
+    let Some(g) = (0..words.len())
+        .max_by_key(|&g| read_by[g])
+        .map(|g| &words[g])
+    else {
+        return Vec::new();
+    };
+    // Latches by the name after the copy's prefix.
+    let mut by_name: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for (k, l) in aig.latches.iter().enumerate() {
+        if !cone[l.lit.var() as usize] || g.bits.contains(&k) {
+            continue;
+        }
+        if let Some((_, rest)) = l.name.split_once('.') {
+            by_name.entry(rest).or_default().push(k);
+        }
+    }
+    let mut names: Vec<&str> = by_name.keys().copied().collect();
+    names.sort_unstable();
+    let mut out = Vec::new();
+    for name in names {
+        let twins = &by_name[name];
+        let [x, y] = twins[..] else {
+            continue;
+        };
+        let mut differs = vec![false; 1 << g.bits.len()];
+        for (step, &valid) in latches.iter().zip(valid) {
+            let mut d = (step[x] ^ step[y]) & valid;
+            while d != 0 {
+                let bit = d.trailing_zeros();
+                d &= d - 1;
+                differs[value(step, g, bit)] = true;
+            }
+        }
+        if !differs.contains(&true) {
+            continue;
+        }
+        for (w, _) in differs.iter().enumerate().filter(|(_, d)| !**d) {
+            let guard = g
+                .bits
+                .iter()
+                .enumerate()
+                .map(|(i, &k)| lit(k).xor(w >> i & 1 == 1));
+            out.push([!lit(x), lit(y)].into_iter().chain(guard.clone()).collect());
+            out.push([lit(x), !lit(y)].into_iter().chain(guard).collect());
+        }
+        if out.len() >= MAX_ORDER_CLAUSES {
+            break;
+        }
+    }
     out
 }
 
