@@ -15,6 +15,15 @@ fn word(g: &mut Aig, name: &str, bits: usize) -> Vec<Lit> {
         .collect()
 }
 
+/// `g` with the bad property `bad`.
+fn with_bad(mut g: Aig, bad: Lit) -> Aig {
+    g.bad.push(hypermut_aig::Named {
+        lit: bad,
+        name: "b0".into(),
+    });
+    g
+}
+
 fn increment(g: &mut Aig, x: &[Lit]) -> Vec<Lit> {
     let mut carry = Lit::TRUE;
     x.iter()
@@ -85,31 +94,32 @@ fn counting_game() -> Aig {
         let gt = greater(&mut g, &x, &y);
         g.and(s1, gt)
     };
-    g.bad.push(hypermut_aig::Named {
-        lit: bad,
-        name: "b0".into(),
-    });
-    g
+    with_bad(g, bad)
 }
 
-/// The game's bad state is unreachable (explicit search), the default candidates cannot
-/// prove it, the order candidates can, with a certificate the separate checker accepts;
-/// every order candidate the search keeps is kept by explicit enumeration too.
+/// The counting game needs the guarded orders.
 #[test]
 fn a_guarded_order_proves_what_pairs_of_latches_cannot() {
     let g = counting_game();
-    assert_eq!(shortest_depth(&g, 40), None, "bad is unreachable");
-    assert!(matches!(Houdini::default().check(&g), Verdict::Unknown(_)));
+    proved_by_the_last_try_only(&g);
+}
+
+/// `g`'s bad state is unreachable (explicit search); the default candidates cannot prove
+/// it, the last try's can, with a certificate the separate checker accepts; the subset
+/// search keeps exactly the candidates explicit enumeration keeps.
+fn proved_by_the_last_try_only(g: &Aig) {
+    assert_eq!(shortest_depth(g, 40), None, "bad is unreachable");
+    assert!(matches!(Houdini::default().check(g), Verdict::Unknown(_)));
     let h = Houdini::with_orders();
-    match h.clone().check(&g) {
-        Verdict::Safe(cert) => check_certificate(&g, &cert).expect("the certificate checks"),
+    match h.clone().check(g) {
+        Verdict::Safe(cert) => check_certificate(g, &cert).expect("the certificate checks"),
         v => panic!("not proved: {v:?}"),
     }
-    let cands = h.candidates(&g).expect("mined");
+    let cands = h.candidates(g).expect("mined");
     let got = h
-        .inductive_subset(&g, cands.clone(), &Limits::none())
+        .inductive_subset(g, cands.clone(), &Limits::none())
         .expect("no limits");
-    assert_eq!(got, explicit_houdini(&g, &cands));
+    assert_eq!(got, explicit_houdini(g, &cands));
 }
 
 /// `x ≤ y` as clauses: a valuation satisfies all of them exactly when `x ≤ y`, on every
@@ -197,31 +207,14 @@ fn copy_and_wait() -> Aig {
         let split = g.and(a3, !b3);
         g.and(s1, split)
     };
-    g.bad.push(hypermut_aig::Named {
-        lit: bad,
-        name: "b0".into(),
-    });
-    g
+    with_bad(g, bad)
 }
 
-/// The copy is unreachable-bad (explicit search); the default candidates cannot prove it,
-/// the guarded equalities can, with a certificate the separate checker accepts; the search
-/// keeps exactly the candidates explicit enumeration keeps.
+/// Copy and wait needs the guarded equalities (checked to fail without them).
 #[test]
 fn a_guarded_equality_proves_a_copy_that_is_kept_while_waiting() {
     let g = copy_and_wait();
-    assert_eq!(shortest_depth(&g, 40), None, "bad is unreachable");
-    assert!(matches!(Houdini::default().check(&g), Verdict::Unknown(_)));
-    let h = Houdini::with_orders();
-    match h.clone().check(&g) {
-        Verdict::Safe(cert) => check_certificate(&g, &cert).expect("the certificate checks"),
-        v => panic!("not proved: {v:?}"),
-    }
-    let cands = h.candidates(&g).expect("mined");
-    let got = h
-        .inductive_subset(&g, cands.clone(), &Limits::none())
-        .expect("no limits");
-    assert_eq!(got, explicit_houdini(&g, &cands));
+    proved_by_the_last_try_only(&g);
 }
 
 /// Two copies (`A.`, `B.`) of a circuit that sets a register before it reads it: state 0
@@ -261,29 +254,12 @@ fn set_before_read() -> Aig {
     }
     let same = equal(&mut g, &regs[0], &regs[1]);
     let bad = g.and(states[0], !same);
-    g.bad.push(hypermut_aig::Named {
-        lit: bad,
-        name: "b0".into(),
-    });
-    g
+    with_bad(g, bad)
 }
 
-/// The copies' difference is unreachable in state 2 (explicit search); the default
-/// candidates cannot prove it, the twin-difference candidates can, with a certificate the
-/// separate checker accepts; the search keeps exactly what explicit enumeration keeps.
+/// Set before read needs the twin differences per state (checked to fail without them).
 #[test]
 fn twins_that_differ_only_before_the_register_is_set_are_proved_equal_where_read() {
     let g = set_before_read();
-    assert_eq!(shortest_depth(&g, 40), None, "bad is unreachable");
-    assert!(matches!(Houdini::default().check(&g), Verdict::Unknown(_)));
-    let h = Houdini::with_orders();
-    match h.clone().check(&g) {
-        Verdict::Safe(cert) => check_certificate(&g, &cert).expect("the certificate checks"),
-        v => panic!("not proved: {v:?}"),
-    }
-    let cands = h.candidates(&g).expect("mined");
-    let got = h
-        .inductive_subset(&g, cands.clone(), &Limits::none())
-        .expect("no limits");
-    assert_eq!(got, explicit_houdini(&g, &cands));
+    proved_by_the_last_try_only(&g);
 }
