@@ -214,9 +214,6 @@ fn simulate_from(
     }
 }
 
-/// A solver with frames `0..frames` of `aig` (from `init`) over the cone of the literals
-/// of `clauses`, `extra` and the constraints, every constraint asserted in every frame, and
-/// `asserted` asserted in frame 0.
 /// Candidates per activation block of [`Houdini::filter`].
 const BLOCK: usize = 64;
 
@@ -271,6 +268,9 @@ impl Block {
     }
 }
 
+/// A solver with frames `0..frames` of `aig` (from `init`) over the cone of the literals
+/// of `clauses`, `extra` and the constraints, every constraint asserted in every frame, and
+/// `asserted` asserted in frame 0.
 fn unrolled<'a>(
     aig: &'a Aig,
     clauses: &[Vec<Lit>],

@@ -111,7 +111,8 @@ fn value(words: &[u64], g: &Word, bit: u32) -> usize {
 /// `x ≤ y` for registers of equal width in the same copy that the circuit compares (an AND
 /// gate reads a bit of each) when no state shows `x > y`;
 /// and `g = v → x ≤ y` for each value `v` of the copy's most read register `g` that no
-/// state with `g = v` contradicts.
+/// state with `g = v` contradicts; then the guarded equalities and the twin differences
+/// per state (below).
 ///
 /// The simulated states are `latches` (per step, the value word of every latch, run `j` in
 /// bit `j`) and `valid` (per step, the runs whose constraints held so far).
@@ -288,8 +289,9 @@ fn copies(aig: &Aig, x: &Word, y: &Word) -> bool {
 }
 
 /// Guarded equalities: `g = v → x_i = y_i` for two registers `x`, `y` of equal width in the
-/// same copy, one of which takes the other's value (its next-state function reads it), each bit `i` and each value `v` of the copy's most read register `g` that no
-/// valid simulated state with `g = v` contradicts (values no run shows included). A state
+/// same copy, one of which takes the other's value (its next-state function reads it), for
+/// each bit `i` and each value `v` of the copy's most read register `g` that no valid
+/// simulated state with `g = v` contradicts (values no run shows included). A state
 /// machine that copies `scan` into `address` and then waits keeps `address = scan` in the
 /// waiting states; a mutant that reads one for the other there is equivalent because of it.
 fn equality_candidates(
