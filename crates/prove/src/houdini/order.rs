@@ -107,6 +107,30 @@ fn value(words: &[u64], g: &Word, bit: u32) -> usize {
         .sum()
 }
 
+/// Calls `mark` with the value of register `g` in each run of `runs` (a bit per run) in the
+/// step `words`.
+fn for_values(words: &[u64], g: &Word, mut runs: u64, mut mark: impl FnMut(usize)) {
+    while runs != 0 {
+        let bit = runs.trailing_zeros();
+        runs &= runs - 1;
+        mark(value(words, g, bit));
+    }
+}
+
+/// `g ≠ v` as a clause: one of `g`'s bits differs from `v`'s.
+fn not_value(aig: &Aig, g: &Word, v: usize) -> Vec<Lit> {
+    g.bits
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| aig.latches[k].lit.xor(v >> i & 1 == 1))
+        .collect()
+}
+
+/// `a = b` as two clauses, each widened by `guard`.
+fn equal_clauses(a: Lit, b: Lit, guard: &[Lit]) -> [Vec<Lit>; 2] {
+    [[!a, b], [a, !b]].map(|pair| pair.iter().chain(guard).copied().collect())
+}
+
 /// Order candidates over the latches in `cone` that no valid simulated state violates:
 /// `x ≤ y` for registers of equal width in the same copy that the circuit compares (an AND
 /// gate reads a bit of each) when no state shows `x > y`;
@@ -155,14 +179,10 @@ pub fn order_candidates(
             let mut greater = vec![false; states_of_g];
             let mut any_gt = false;
             for (step, &valid) in latches.iter().zip(valid) {
-                let mut gt = compare(step, x, y) & valid;
+                let gt = compare(step, x, y) & valid;
                 any_gt |= gt != 0;
                 if let Some(g) = g {
-                    while gt != 0 {
-                        let bit = gt.trailing_zeros();
-                        gt &= gt - 1;
-                        greater[value(step, g, bit)] = true;
-                    }
+                    for_values(step, g, gt, |v| greater[v] = true);
                 }
             }
             if !any_gt {
@@ -175,14 +195,7 @@ pub fn order_candidates(
                 // Values no run shows too: runs of a few hundred steps do not reach the late
                 // states of a long game, and where a value is unreachable, its clauses hold.
                 for (v, _) in greater.iter().enumerate().filter(|(_, gt)| !**gt) {
-                    // `g ≠ v`: one of g's bits differs from v's.
-                    let guard: Vec<Lit> = g
-                        .bits
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &k)| aig.latches[k].lit.xor(v >> i & 1 == 1))
-                        .collect();
-                    out.extend(le_clauses(aig, x, y, &guard));
+                    out.extend(le_clauses(aig, x, y, &not_value(aig, g, v)));
                 }
             }
             if out.len() >= MAX_ORDER_CLAUSES {
@@ -239,24 +252,13 @@ fn twin_difference_candidates(
         };
         let mut differs = vec![false; 1 << g.bits.len()];
         for (step, &valid) in latches.iter().zip(valid) {
-            let mut d = (step[x] ^ step[y]) & valid;
-            while d != 0 {
-                let bit = d.trailing_zeros();
-                d &= d - 1;
-                differs[value(step, g, bit)] = true;
-            }
+            for_values(step, g, (step[x] ^ step[y]) & valid, |w| differs[w] = true);
         }
         if !differs.contains(&true) {
             continue;
         }
         for (w, _) in differs.iter().enumerate().filter(|(_, d)| !**d) {
-            let guard = g
-                .bits
-                .iter()
-                .enumerate()
-                .map(|(i, &k)| lit(k).xor(w >> i & 1 == 1));
-            out.push([!lit(x), lit(y)].into_iter().chain(guard.clone()).collect());
-            out.push([lit(x), !lit(y)].into_iter().chain(guard).collect());
+            out.extend(equal_clauses(lit(x), lit(y), &not_value(aig, g, w)));
         }
         if out.len() >= MAX_ORDER_CLAUSES {
             break;
@@ -329,24 +331,14 @@ fn equality_candidates(
             let mut differs = vec![0u32; 1 << g.bits.len()];
             for (step, &valid) in latches.iter().zip(valid) {
                 for i in 0..w {
-                    let mut d = (step[x.bits[i]] ^ step[y.bits[i]]) & valid;
-                    while d != 0 {
-                        let bit = d.trailing_zeros();
-                        d &= d - 1;
-                        differs[value(step, g, bit)] |= 1 << i;
-                    }
+                    let d = (step[x.bits[i]] ^ step[y.bits[i]]) & valid;
+                    for_values(step, g, d, |v| differs[v] |= 1 << i);
                 }
             }
             for (v, &bad_bits) in differs.iter().enumerate() {
-                let guard = g
-                    .bits
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &k)| lit(k).xor(v >> i & 1 == 1));
+                let guard = not_value(aig, g, v);
                 for i in (0..w).filter(|i| bad_bits >> i & 1 == 0) {
-                    let (a, b) = (lit(x.bits[i]), lit(y.bits[i]));
-                    out.push([!a, b].into_iter().chain(guard.clone()).collect());
-                    out.push([a, !b].into_iter().chain(guard.clone()).collect());
+                    out.extend(equal_clauses(lit(x.bits[i]), lit(y.bits[i]), &guard));
                 }
             }
             if out.len() >= MAX_ORDER_CLAUSES {
