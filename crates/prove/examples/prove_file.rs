@@ -65,13 +65,14 @@ fn main() {
         "houdini" => {
             Houdini::default().check_limited(&aig, &hypermut_prove::Limits::timeout(timeout))
         }
-        // HYPERMUT_HOUDINI="ROUNDS,STEPS" sets the mining runs.
+        // HYPERMUT_HOUDINI="ROUNDS,STEPS,REPLAY" sets the mining runs and the replay steps.
         "orderhoudini" => {
             let mut h = Houdini::with_orders();
             if let Ok(v) = std::env::var("HYPERMUT_HOUDINI") {
                 let mut it = v.split(',').filter_map(|x| x.parse().ok());
                 h.rounds = it.next().unwrap_or(h.rounds);
                 h.steps = it.next().unwrap_or(h.steps);
+                h.replay_steps = it.next().unwrap_or(h.replay_steps);
             }
             h.check_limited(&aig, &hypermut_prove::Limits::timeout(timeout))
         }

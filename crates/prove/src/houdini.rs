@@ -10,6 +10,7 @@
 //! clause at a time, walking counters for hundreds of frames.
 
 mod order;
+mod stored;
 
 use std::collections::HashMap;
 
@@ -449,6 +450,12 @@ impl Houdini {
         }
         if self.orders {
             out.extend(order::order_candidates(
+                aig,
+                &states.latches,
+                &states.valid,
+                &cone,
+            ));
+            out.extend(stored::stored_word_candidates(
                 aig,
                 &states.latches,
                 &states.valid,

@@ -96,6 +96,51 @@ pub fn is_initial(aig: &Aig, state: &[bool]) -> bool {
     })
 }
 
+/// Adds the bad property `differ`: `a` and `b` (a product's twin outputs) differ.
+pub fn push_differ(g: &mut Aig, a: Lit, b: Lit) {
+    let bad = g.xor(a, b);
+    g.bad.push(Named {
+        lit: bad,
+        name: "differ".into(),
+    });
+}
+
+/// Whether `bad[0]` holds in some state reachable from the initial state (constraints
+/// holding in every frame), by a breadth-first search over the reachable states only: for
+/// circuits with many latches but few reachable states. Every latch must have a constant
+/// reset; panics past `max_states` reachable states.
+pub fn bad_reachable_by_search(aig: &Aig, max_states: usize) -> bool {
+    let ni = aig.inputs.len();
+    assert!(ni <= 8, "explicit search only over few inputs");
+    let init: Vec<bool> = aig
+        .latches
+        .iter()
+        .map(|l| l.reset.value().expect("constant resets only"))
+        .collect();
+    let bad = aig.bad[0].lit;
+    let mut seen: std::collections::HashSet<Vec<bool>> = std::collections::HashSet::new();
+    let mut queue = std::collections::VecDeque::from([init.clone()]);
+    seen.insert(init);
+    while let Some(state) = queue.pop_front() {
+        for i in 0..1u32 << ni {
+            let inputs: Vec<bool> = (0..ni).map(|b| i >> b & 1 == 1).collect();
+            let val = eval_frame(aig, &state, &inputs);
+            if !aig.constraints.iter().all(|c| lit_val(&val, c.lit)) {
+                continue;
+            }
+            if lit_val(&val, bad) {
+                return true;
+            }
+            let next = next_state(aig, &val);
+            if seen.insert(next.clone()) {
+                assert!(seen.len() <= max_states, "too many reachable states");
+                queue.push_back(next);
+            }
+        }
+    }
+    false
+}
+
 /// Walks the layers of states reachable in exactly 0, 1, … `max_depth` steps from the initial
 /// states (constraints holding in every frame), by explicit enumeration of states and inputs,
 /// and tells `at` for each depth whether bad can hold there; stops when `at` says so.
@@ -456,10 +501,6 @@ pub fn unreachable_state_mutant() -> Aig {
         g.set_next(o, next);
         outs.push(o);
     }
-    let bad = g.xor(outs[0], outs[1]);
-    g.bad.push(Named {
-        lit: bad,
-        name: "differ".into(),
-    });
+    push_differ(&mut g, outs[0], outs[1]);
     g
 }

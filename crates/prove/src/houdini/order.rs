@@ -19,14 +19,16 @@ pub const MAX_ORDER_CLAUSES: usize = 32768;
 
 /// A register as its latches, least significant bit first, and its copy (the name's prefix
 /// up to the first `.`: `A.scan` belongs to `A`).
-struct Word {
-    bits: Vec<usize>,
-    copy: String,
+pub(super) struct Word {
+    /// The latches, least significant bit first.
+    pub(super) bits: Vec<usize>,
+    /// The copy's name (empty outside a product).
+    pub(super) copy: String,
 }
 
 /// The registers of `aig` of 2 to [`ORDER_BITS`] bits, every bit named `base[i]` for
 /// `i = 0..w` and in `cone`.
-fn words(aig: &Aig, cone: &[bool]) -> (Vec<Word>, Vec<usize>) {
+pub(super) fn words(aig: &Aig, cone: &[bool]) -> (Vec<Word>, Vec<usize>) {
     let groups = registers(aig);
     let read = readers(aig, &groups);
     let mut out = Vec::new();
@@ -99,7 +101,7 @@ fn compare(words: &[u64], x: &Word, y: &Word) -> u64 {
 }
 
 /// The value of register `g` in run `bit` of the step `words`.
-fn value(words: &[u64], g: &Word, bit: u32) -> usize {
+pub(super) fn value(words: &[u64], g: &Word, bit: u32) -> usize {
     g.bits
         .iter()
         .enumerate()
@@ -118,7 +120,7 @@ fn for_values(words: &[u64], g: &Word, mut runs: u64, mut mark: impl FnMut(usize
 }
 
 /// `g ≠ v` as a clause: one of `g`'s bits differs from `v`'s.
-fn not_value(aig: &Aig, g: &Word, v: usize) -> Vec<Lit> {
+pub(super) fn not_value(aig: &Aig, g: &Word, v: usize) -> Vec<Lit> {
     g.bits
         .iter()
         .enumerate()
@@ -127,7 +129,7 @@ fn not_value(aig: &Aig, g: &Word, v: usize) -> Vec<Lit> {
 }
 
 /// `a = b` as two clauses, each widened by `guard`.
-fn equal_clauses(a: Lit, b: Lit, guard: &[Lit]) -> [Vec<Lit>; 2] {
+pub(super) fn equal_clauses(a: Lit, b: Lit, guard: &[Lit]) -> [Vec<Lit>; 2] {
     [[!a, b], [a, !b]].map(|pair| pair.iter().chain(guard).copied().collect())
 }
 
@@ -226,30 +228,14 @@ fn twin_difference_candidates(
     cone: &[bool],
 ) -> Vec<Vec<Lit>> {
     let lit = |k: usize| aig.latches[k].lit;
-    let Some(g) = (0..words.len())
-        .max_by_key(|&g| read_by[g])
-        .map(|g| &words[g])
-    else {
+    let Some(g) = most_read(words, read_by) else {
         return Vec::new();
     };
-    // Latches by the name after the copy's prefix.
-    let mut by_name: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
-    for (k, l) in aig.latches.iter().enumerate() {
-        if !cone[l.lit.var() as usize] || g.bits.contains(&k) {
-            continue;
-        }
-        if let Some((_, rest)) = l.name.split_once('.') {
-            by_name.entry(rest).or_default().push(k);
-        }
-    }
-    let mut names: Vec<&str> = by_name.keys().copied().collect();
-    names.sort_unstable();
     let mut out = Vec::new();
-    for name in names {
-        let twins = &by_name[name];
-        let [x, y] = twins[..] else {
+    for (x, y) in twin_pairs(aig, cone) {
+        if g.bits.contains(&x) || g.bits.contains(&y) {
             continue;
-        };
+        }
         let mut differs = vec![false; 1 << g.bits.len()];
         for (step, &valid) in latches.iter().zip(valid) {
             for_values(step, g, (step[x] ^ step[y]) & valid, |w| differs[w] = true);
@@ -267,9 +253,37 @@ fn twin_difference_candidates(
     out
 }
 
+/// The most read register (a product's FSM state, as a rule).
+pub(super) fn most_read<'w>(words: &'w [Word], read_by: &[usize]) -> Option<&'w Word> {
+    (0..words.len())
+        .max_by_key(|&g| read_by[g])
+        .map(|g| &words[g])
+}
+
+/// The twins among the latches in `cone`: two latches whose names agree after the copy's
+/// prefix (`A.x`, `B.x`), in the order of that name.
+pub(super) fn twin_pairs(aig: &Aig, cone: &[bool]) -> Vec<(usize, usize)> {
+    let mut by_name: std::collections::BTreeMap<&str, Vec<usize>> = Default::default();
+    for (k, l) in aig.latches.iter().enumerate() {
+        if !cone[l.lit.var() as usize] {
+            continue;
+        }
+        if let Some((_, rest)) = l.name.split_once('.') {
+            by_name.entry(rest).or_default().push(k);
+        }
+    }
+    by_name
+        .values()
+        .filter_map(|ks| match ks[..] {
+            [x, y] => Some((x, y)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Whether some bit `i` of `x` may take bit `i` of `y`: the next-state function of `x_i`
 /// reads `y_i` (`address = scan` makes `address` a copy of `scan`).
-fn copies(aig: &Aig, x: &Word, y: &Word) -> bool {
+pub(super) fn copies(aig: &Aig, x: &Word, y: &Word) -> bool {
     x.bits.iter().zip(&y.bits).any(|(&a, &b)| {
         let target = aig.latches[b].lit.var();
         let mut seen = HashSet::new();
