@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use hypermut_aig::wordsim::{eval_words, next_words, WordRng};
-use hypermut_aig::{Aig, Lit, Node};
+use hypermut_aig::{register_of, Aig, Lit, Node};
 
 use super::order::{copies, equal_clauses, most_read, not_value, twin_pairs, value, words, Word};
 
@@ -60,7 +60,10 @@ pub fn stored_word_candidates(
     let flags: Vec<usize> = control
         .iter()
         .copied()
-        .filter(|&k| !aig.latches[k].name.contains('[') && aig.latches[k].name.contains('.'))
+        .filter(|&k| {
+            let name = aig.latches[k].name.as_str();
+            register_of(name) == Some(name) && name.contains('.')
+        })
         .collect();
     let flag_values = states.literals(latches, &flags, |_| u64::MAX);
     let mined = Mined {
@@ -322,9 +325,10 @@ impl Mined<'_> {
     }
 }
 
-/// Whether latch `k` is a bit of an array word (`memory[5][1]`: two indices).
+/// Whether latch `k` is a bit of an array word (`memory[5][1]`), which belongs to no
+/// register ([`register_of`]).
 fn array_bit(aig: &Aig, k: usize) -> bool {
-    aig.latches[k].name.matches('[').count() > 1
+    register_of(&aig.latches[k].name).is_none()
 }
 
 /// Whether the next-state function of latch `k` reads a bit of an array word (through
